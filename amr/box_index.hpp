@@ -1,0 +1,26 @@
+// BoxIndex: finds the boxes of a list that intersect a query box, through uniform bins, so
+// that building communication plans stays near-linear in the number of patches.
+#pragma once
+
+#include <vector>
+
+#include "amr/box_list.hpp"
+
+namespace pw {
+
+class BoxIndex {
+ public:
+  explicit BoxIndex(const BoxList& boxes);
+  /// Indices (ascending) of the boxes that intersect q.
+  std::vector<int> query(const Box& q) const;
+
+ private:
+  bool bin_range(const Box& q, IntVect& lo, IntVect& hi) const;
+  BoxList boxes_;
+  Box extent_;
+  IntVect bin_;     // bin size in cells
+  IntVect nbins_;
+  std::vector<std::vector<int>> bins_;
+};
+
+}  // namespace pw

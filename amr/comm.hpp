@@ -1,0 +1,35 @@
+// The small MPI wrapper the AMR layer talks through: rank, size and the few collectives used.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace pw {
+
+class Comm {
+ public:
+  explicit Comm(MPI_Comm c = MPI_COMM_WORLD);
+  MPI_Comm raw() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  double min(double x) const;
+  double max(double x) const;
+  double sum(double x) const;
+  long sum(long x) const;
+  std::uint64_t sum(std::uint64_t x) const;
+  /// Element-wise sums of a vector.
+  std::vector<double> sum(const std::vector<double>& x) const;
+  /// Concatenation of every rank's vector, in rank order.
+  std::vector<int> all_gather(const std::vector<int>& mine) const;
+  void barrier() const;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace pw

@@ -1,0 +1,80 @@
+// Patch data: a Kokkos View (component, k, j, i) over a box, reached by global (i, j, k).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include "amr/box.hpp"
+
+namespace pw {
+
+using View4 = Kokkos::View<double****, Kokkos::LayoutRight>;
+
+/// A light, copyable accessor for kernels: global cell indices, component last.
+struct Array4 {
+  View4 v;
+  IntVect lo;  // global index of v(., 0, 0, 0)
+
+  KOKKOS_INLINE_FUNCTION double& operator()(int i, int j, int k, int c = 0) const {
+    return v(c, k - lo[2], j - lo[1], i - lo[0]);
+  }
+};
+
+/// Data over `box` (which includes any ghost cells) with `ncomp` components.
+struct Fab {
+  Box box;
+  View4 data;
+
+  Fab() = default;
+  Fab(const std::string& label, const Box& b, int ncomp)
+      : box(b), data(label, ncomp, b.size()[2], b.size()[1], b.size()[0]) {}
+  bool allocated() const { return data.size() > 0 || box.empty(); }
+  int ncomp() const { return int(data.extent(0)); }
+  Array4 array() const { return {data, box.lo}; }
+};
+
+/// The iteration policy over cells (k, j, i): signed indices, since ghost cells left of the
+/// origin are negative (the default index type of some backends is unsigned).
+using CellPolicy =
+    Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Right>, Kokkos::IndexType<int>>;
+
+inline CellPolicy cell_policy(const Box& b) {
+  return CellPolicy({b.lo[2], b.lo[1], b.lo[0]}, {b.hi[2] + 1, b.hi[1] + 1, b.hi[0] + 1});
+}
+
+/// Launch f(i, j, k) over every cell of `b` (i fastest).
+template <class F>
+void for_each_cell(const std::string& label, const Box& b, const F& f) {
+  if (b.empty()) return;
+  Kokkos::parallel_for(label, cell_policy(b),
+                       KOKKOS_LAMBDA(int k, int j, int i) { f(i, j, k); });
+}
+
+/// Sum of g(i, j, k) over every cell of `b`.
+template <class G>
+double sum_over_cells(const std::string& label, const Box& b, const G& g) {
+  double s = 0.0;
+  if (b.empty()) return s;
+  Kokkos::parallel_reduce(
+      label, cell_policy(b),
+      KOKKOS_LAMBDA(int k, int j, int i, double& acc) { acc += g(i, j, k); }, s);
+  return s;
+}
+
+/// Minimum of g(i, j, k) over every cell of `b`.
+template <class G>
+double min_over_cells(const std::string& label, const Box& b, const G& g) {
+  double m = 1e300;
+  if (b.empty()) return m;
+  Kokkos::parallel_reduce(
+      label, cell_policy(b),
+      KOKKOS_LAMBDA(int k, int j, int i, double& acc) {
+        const double x = g(i, j, k);
+        if (x < acc) acc = x;
+      },
+      Kokkos::Min<double>(m));
+  return m;
+}
+
+}  // namespace pw

@@ -1,0 +1,149 @@
+#include "amr/fine_boxes.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "amr/cluster.hpp"
+
+namespace pw {
+
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("make_fine_boxes: " + what);
+}
+
+/// Level-l cells per clustering block, so that a block refines to one blocking-factor
+/// block of level l+1 (or to one refined cell when the ratio is the larger).
+IntVect block_size(const FineBoxParams& p, const LevelGeom& geom) {
+  require(geom.dim >= 1 && geom.dim <= 3, "dim must be 1, 2 or 3");
+  require(p.blocking_factor >= 1, "blocking_factor must be >= 1");
+  require(
+      p.max_grid_size >= p.blocking_factor && p.max_grid_size % p.blocking_factor == 0,
+      "max_grid_size must be a multiple of blocking_factor");
+  require(p.n_error_buf >= 0 && p.n_proper >= 0, "n_error_buf and n_proper must be >= 0");
+  IntVect c = IntVect::uniform(1);
+  for (int d = 0; d < 3; ++d)
+    require(d < geom.dim ? p.ratio[d] >= 1 : p.ratio[d] == 1,
+            "ratio must be >= 1, and 1 in unused directions");
+  for (int d = 0; d < geom.dim; ++d) {
+    const int r = p.ratio[d];
+    require(p.blocking_factor % r == 0 || r % p.blocking_factor == 0,
+            "blocking_factor and ratio must divide one another");
+    c[d] = std::max(1, p.blocking_factor / r);
+    const int lo = geom.domain.lo[d];
+    require(lo - floor_div(lo, c[d]) * c[d] == 0 && geom.domain.size()[d] % c[d] == 0,
+            "level domain not aligned to blocking_factor / ratio");
+    // Nesting looks only at the nearest periodic images.
+    require(!geom.periodic[d] || p.n_proper <= geom.domain.size()[d],
+            "n_proper longer than a periodic domain");
+  }
+  return c;
+}
+
+/// Periodicity of the directions in use: a 2D run must not see images in z.
+void used_periodicity(const LevelGeom& geom, bool per[3]) {
+  for (int d = 0; d < 3; ++d)
+    per[d] = d < geom.dim && geom.periodic[d];
+}
+
+/// Wrap q into box dom along periodic directions; false if it lies outside otherwise.
+bool wrap_into(IntVect& q, const Box& dom, const bool per[3]) {
+  for (int d = 0; d < 3; ++d) {
+    const int n = dom.size()[d];
+    if (per[d])
+      q[d] = dom.lo[d] + (q[d] - dom.lo[d] - floor_div(q[d] - dom.lo[d], n) * n);
+  }
+  return dom.contains(q);
+}
+
+/// The blocks touched by the tags grown by n_buf level-l cells, wrapped periodically and
+/// clipped at physical boundaries; sorted, without duplicates. The domain is
+/// block-aligned, so wrapping blocks is the same as wrapping cells.
+std::vector<IntVect> buffered_blocks(std::vector<IntVect> tags, const LevelGeom& geom,
+                                     int n_buf, const IntVect& c) {
+  std::sort(tags.begin(), tags.end());
+  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+  bool per[3];
+  used_periodicity(geom, per);
+  const Box cdom = coarsen(geom.domain, c);
+  const IntVect g = IntVect::in_dims(geom.dim, n_buf, 0);
+  std::vector<IntVect> blocks;
+  for (const IntVect& t : tags) {
+    const Box cb = coarsen(grow(Box{t, t}, g), c);
+    for (int k = cb.lo[2]; k <= cb.hi[2]; ++k)
+      for (int j = cb.lo[1]; j <= cb.hi[1]; ++j)
+        for (int i = cb.lo[0]; i <= cb.hi[0]; ++i) {
+          IntVect q{i, j, k};
+          if (wrap_into(q, cdom, per)) blocks.push_back(q);
+        }
+  }
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
+}
+
+/// Blocks whose level-l cells are all in the nesting region, as disjoint boxes: the
+/// block domain minus every block touching a cell within n_proper of an uncovered cell.
+BoxList nested_blocks(const BoxList& coarse_boxes, const LevelGeom& geom, int n_proper,
+                      const IntVect& c) {
+  bool per[3];
+  used_periodicity(geom, per);
+  std::vector<IntVect> shifts = periodic_shifts(geom.domain, per);
+  shifts.push_back(IntVect{0, 0, 0});
+  const IntVect g = IntVect::in_dims(geom.dim, n_proper, 0);
+  BoxList cuts;
+  for (const Box& u : difference(BoxList{geom.domain}, coarse_boxes))
+    for (const IntVect& s : shifts) {
+      const Box near = grow(shift(u, s), g) & geom.domain;
+      if (!near.empty()) cuts.push_back(coarsen(near, c));
+    }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return difference(BoxList{coarsen(geom.domain, c)}, cuts);
+}
+
+/// The sorted blocks that lie in the disjoint boxes of `region`, found row by row so the
+/// cost follows the region's rows, not blocks x boxes.
+std::vector<IntVect> blocks_in(const std::vector<IntVect>& blocks,
+                               const BoxList& region) {
+  std::vector<IntVect> kept;
+  for (const Box& b : region)
+    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+      for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
+        auto it = std::lower_bound(blocks.begin(), blocks.end(), IntVect{b.lo[0], j, k});
+        for (;
+             it != blocks.end() && (*it)[2] == k && (*it)[1] == j && (*it)[0] <= b.hi[0];
+             ++it)
+          kept.push_back(*it);
+      }
+  return kept;
+}
+
+}  // namespace
+
+BoxList make_fine_boxes(const std::vector<IntVect>& tags, const BoxList& coarse_boxes,
+                        const LevelGeom& geom, const FineBoxParams& p) {
+  const IntVect c = block_size(p, geom);
+  if (tags.empty()) return {};
+  const std::vector<IntVect> blocks = buffered_blocks(tags, geom, p.n_error_buf, c);
+  const BoxList allowed = nested_blocks(coarse_boxes, geom, p.n_proper, c);
+  const std::vector<IntVect> nested = blocks_in(blocks, allowed);
+  if (nested.empty()) return {};
+
+  const IntVect to_fine = c * p.ratio;
+  const IntVect max_size = IntVect::in_dims(geom.dim, p.max_grid_size, 1);
+  const IntVect blocking = IntVect::in_dims(geom.dim, p.blocking_factor, 1);
+  BoxList out;
+  // Clusters are disjoint and so are the allowed boxes, hence so are all the pieces.
+  for (const Box& cluster : berger_rigoutsos(nested, p.grid_eff, geom.dim))
+    for (const Box& piece : intersection(allowed, cluster)) {
+      const BoxList chopped = chop(refine(piece, to_fine), max_size, blocking);
+      out.insert(out.end(), chopped.begin(), chopped.end());
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace pw

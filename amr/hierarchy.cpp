@@ -1,0 +1,224 @@
+#include "amr/hierarchy.hpp"
+
+#include <algorithm>
+
+#include "amr/boundary.hpp"
+#include "amr/box_index.hpp"
+#include "amr/interpolate.hpp"
+
+namespace pw {
+
+Hierarchy::Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner& planner,
+                     const Comm& comm)
+    : cfg_(cfg),
+      physics_(physics),
+      planner_(planner),
+      comm_(comm),
+      ncomp_(physics.ncomp()),
+      nghost_(physics.nghost()) {}
+
+Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
+  Level L;
+  L.geom = cfg_.geom(l);
+  L.layout = layout;
+  return L;
+}
+
+void Hierarchy::allocate(Level& L) {
+  const size_t n = L.layout.size();
+  L.u_new.assign(n, Fab());
+  L.u_old.assign(n, Fab());
+  for (int d = 0; d < 3; ++d)
+    L.flux[d].assign(n, Fab());
+  for (size_t p = 0; p < n; ++p) {
+    if (!L.owns(int(p), comm_.rank())) continue;
+    const Box& b = L.layout.boxes[p];
+    L.u_new[p] = Fab("u_new", grow(b, ghosts()), ncomp_);
+    L.u_old[p] = Fab("u_old", grow(b, ghosts()), ncomp_);
+    for (int d = 0; d < cfg_.geom0.dim; ++d)
+      L.flux[d][p] = Fab("flux", faces(b, d), ncomp_);
+  }
+}
+
+void Hierarchy::initialize() {
+  const LevelGeom g0 = cfg_.geom(0);
+  LevelLayout base;
+  base.boxes = chop(g0.domain, cfg_.max_size(), cfg_.blocking());
+  std::sort(base.boxes.begin(), base.boxes.end());
+  base.owner.assign(base.boxes.size(), -1);
+  levels_.clear();
+  // Each new level is planned alone first, so that it can be filled and tagged; the whole
+  // hierarchy is balanced once at the end.
+  for (int l = 0; l <= cfg_.max_level; ++l) {
+    if (l > 0) {
+      LevelLayout next;
+      next.boxes = tag_and_cluster(l - 1);
+      if (next.boxes.empty()) break;
+      next.owner.assign(next.boxes.size(), -1);
+      base = next;
+    }
+    std::vector<LevelLayout> proposed;
+    for (const Level& L : levels_)
+      proposed.push_back(L.layout);
+    proposed.push_back(base);
+    levels_.push_back(make_level(l, planner_.plan(proposed, l).back()));
+    Level& L = levels_.back();
+    allocate(L);
+    for (size_t p = 0; p < L.layout.size(); ++p)
+      if (L.owns(int(p), comm_.rank()))
+        physics_.initial_data(L.geom, L.layout.boxes[p], L.u_new[p].array(), 0.0);
+    build_plans(l);
+  }
+  average_down_all();
+  balance(0);
+}
+
+double Hierarchy::stable_dt() const {
+  double dt = 1e300;
+  double sub = 1.0;  // level-0 time per level-l step
+  for (int l = 0; l <= finest_level(); ++l) {
+    const Level& L = levels_[l];
+    for (size_t p = 0; p < L.layout.size(); ++p)
+      if (L.owns(int(p), comm_.rank()))
+        dt = std::min(dt, sub * physics_.stable_dt(L.geom, L.layout.boxes[p],
+                                                   L.u_new[p].array(), L.t_new));
+    if (l < cfg_.max_level) sub *= cfg_.ref_ratio[l];
+  }
+  return cfg_.cfl * comm_.min(dt);
+}
+
+void Hierarchy::build_plans(int l) {
+  Level& L = levels_[l];
+  const int me = comm_.rank();
+  const size_t n = L.layout.size();
+  const std::vector<IntVect> shifts = periodic_shifts(L.geom.domain, L.geom.periodic);
+  const BoxIndex index(L.layout.boxes);
+
+  // Ghost regions, and the part of them no patch of this level covers (through periodic
+  // images too): those come from the coarse level. Cells outside a non-periodic boundary
+  // are left to the outflow fill.
+  Box reach = L.geom.domain;  // where ghost data can come from
+  for (int d = 0; d < L.geom.dim; ++d)
+    if (L.geom.periodic[d]) reach = grow(reach, d, nghost_);
+  std::vector<BoxList> ghost(n);
+  L.cf_regions.assign(n, BoxList());
+  for (size_t p = 0; p < n; ++p) {
+    const Box& b = L.layout.boxes[p];
+    ghost[p] = difference(grow(b, ghosts()) & reach, b);
+    if (l == 0) continue;
+    BoxList covered;
+    for (const IntVect& s : shifts)
+      for (int q : index.query(shift(grow(b, ghosts()), IntVect{} - s)))
+        covered.push_back(shift(L.layout.boxes[q], s));
+    for (int q : index.query(grow(b, ghosts())))
+      covered.push_back(L.layout.boxes[q]);
+    L.cf_regions[p] = difference(ghost[p], covered);
+  }
+  L.ghost_plan = CopyPlan::intersecting(L.layout, ghost, L.layout.owner, shifts, me);
+
+  L.crse_old.assign(n, Fab());
+  L.crse_new.assign(n, Fab());
+  L.avg.assign(n, Fab());
+  if (l == 0) return;
+  const Level& C = levels_[l - 1];
+  const IntVect r = cfg_.ratio(l - 1);
+  const IntVect one = IntVect::in_dims(L.geom.dim, 1, 0);
+  std::vector<BoxList> crse_regions(n);
+  LevelLayout avg_layout{BoxList(n), L.layout.owner};
+  for (size_t p = 0; p < n; ++p) {
+    avg_layout.boxes[p] = coarsen(L.layout.boxes[p], r);
+    if (!L.cf_regions[p].empty()) {
+      const Box cb = grow(coarsen(bounding_box(L.cf_regions[p]), r), one);
+      crse_regions[p] = {cb};
+      if (L.owns(int(p), me)) {
+        L.crse_old[p] = Fab("crse_old", cb, ncomp_);
+        L.crse_new[p] = Fab("crse_new", cb, ncomp_);
+      }
+    }
+    if (L.owns(int(p), me)) L.avg[p] = Fab("avg", avg_layout.boxes[p], ncomp_);
+  }
+  const std::vector<IntVect> cshifts = periodic_shifts(C.geom.domain, C.geom.periodic);
+  L.crse_plan =
+      CopyPlan::intersecting(C.layout, crse_regions, L.layout.owner, cshifts, me);
+  std::vector<BoxList> crse_boxes(C.layout.size());
+  for (size_t q = 0; q < C.layout.size(); ++q)
+    crse_boxes[q] = {C.layout.boxes[q]};
+  L.avg_plan = CopyPlan::intersecting(avg_layout, crse_boxes, C.layout.owner, {}, me);
+  L.reg = FluxRegister(L.layout, C.layout, C.geom, r, ncomp_, me);
+}
+
+void Hierarchy::remap(int l, const LevelLayout& next) {
+  Level& L = levels_[l];
+  Level N = make_level(l, next);
+  N.t_old = L.t_old;
+  N.t_new = L.t_new;
+  N.steps = L.steps;
+  N.last_regrid_step = L.last_regrid_step;
+  allocate(N);
+  const int me = comm_.rank();
+  const size_t n = next.size();
+
+  // Cells the old layout does not cover are interpolated from the coarse level first.
+  if (l > 0) {
+    const Level& C = levels_[l - 1];
+    const IntVect r = cfg_.ratio(l - 1);
+    const IntVect one = IntVect::in_dims(N.geom.dim, 1, 0);
+    const BoxIndex old_index(L.layout.boxes);
+    std::vector<BoxList> uncovered(n), crse_regions(n);
+    std::vector<Fab> crse(n);
+    for (size_t p = 0; p < n; ++p) {
+      BoxList olds;
+      for (int q : old_index.query(next.boxes[p]))
+        olds.push_back(L.layout.boxes[q]);
+      uncovered[p] = difference(BoxList{next.boxes[p]}, olds);
+      if (uncovered[p].empty()) continue;
+      const Box cb = grow(coarsen(next.boxes[p], r), one);
+      crse_regions[p] = {cb};
+      if (N.owns(int(p), me)) crse[p] = Fab("remap::crse", cb, ncomp_);
+    }
+    const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
+    CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
+        .copy(C.u_new, crse, comm_);
+    for (size_t p = 0; p < n; ++p) {
+      if (!N.owns(int(p), me) || uncovered[p].empty()) continue;
+      fill_outflow(C.geom, crse[p]);
+      for (const Box& b : uncovered[p])
+        interpolate_to_fine(crse[p], N.u_new[p], b, r, N.geom.dim);
+    }
+  }
+  std::vector<BoxList> interiors(n);
+  for (size_t p = 0; p < n; ++p)
+    interiors[p] = {next.boxes[p]};
+  CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me)
+      .copy(L.u_new, N.u_new, comm_);
+  L = std::move(N);
+  build_plans(l);
+  if (l < finest_level()) build_plans(l + 1);
+}
+
+void Hierarchy::balance(int first_free) {
+  PhaseTimers::Scope timer(timers_, "balance");
+  std::vector<LevelLayout> current;
+  for (const Level& L : levels_)
+    current.push_back(L.layout);
+  const std::vector<LevelLayout> planned = planner_.plan(current, first_free);
+  for (int l = first_free; l <= finest_level(); ++l)
+    if (planned[l] != levels_[l].layout) remap(l, planned[l]);
+}
+
+void Hierarchy::average_down_all() {
+  for (int l = finest_level(); l > 0; --l)
+    average_down(l);
+}
+
+void Hierarchy::average_down(int fine) {
+  Level& F = levels_[fine];
+  Level& C = levels_[fine - 1];
+  const IntVect r = cfg_.ratio(fine - 1);
+  for (size_t p = 0; p < F.layout.size(); ++p)
+    if (F.owns(int(p), comm_.rank()))
+      average_to_coarse(F.u_new[p], F.avg[p], F.avg[p].box, r);
+  F.avg_plan.copy(F.avg, C.u_new, comm_);
+}
+
+}  // namespace pw

@@ -1,0 +1,80 @@
+// Hierarchy: the levels of a Berger-Colella AMR run and the operations on them: building the
+// initial levels, recursive subcycled time stepping with refluxing and average-down,
+// regridding, ghost fill and data remapping. It owns no physics and no balancer: it calls
+// the Physics interface for patch work and a LayoutPlanner for ownership.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "amr/amr_config.hpp"
+#include "amr/comm.hpp"
+#include "amr/layout_planner.hpp"
+#include "amr/level.hpp"
+#include "amr/phase_timers.hpp"
+#include "amr/physics.hpp"
+
+namespace pw {
+
+class Hierarchy {
+ public:
+  Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner& planner,
+            const Comm& comm);
+
+  /// Build level 0 and every finer level the tags ask for, with initial data at t = 0.
+  void initialize();
+  /// The level-0 step allowed by the CFL condition on every level (global minimum).
+  double stable_dt() const;
+  /// One coarse step: level 0 by dt, finer levels subcycled, with regrids as scheduled.
+  void advance(double dt);
+
+  int finest_level() const { return int(levels_.size()) - 1; }
+  const Level& level(int l) const { return levels_[l]; }
+  double time() const { return levels_[0].t_new; }
+  int ncomp() const { return ncomp_; }
+  int nghost() const { return nghost_; }
+  const AmrConfig& config() const { return cfg_; }
+  const Comm& comm() const { return comm_; }
+  PhaseTimers& timers() { return timers_; }
+  /// Sum over level steps of the cells advanced (all ranks).
+  long cell_updates() const { return cell_updates_; }
+  /// Number of regrids and of patches made by them so far.
+  int regrid_count() const { return regrids_; }
+
+  /// Fill the ghost cells of level l's u_new at `time` (same level, coarse-fine, physical).
+  void fill_ghosts(int l, double time);
+  /// Regrid levels > base from tags on the current data (public for tests).
+  void regrid(int base);
+  /// Average every level down onto the next coarser one, finest first.
+  void average_down_all();
+
+ private:
+  void advance_level(int l, double dt);
+  void average_down(int fine);
+  /// Level-(l+1) boxes from tags on level l's current data.
+  BoxList tag_and_cluster(int l);
+  /// Give level l the layout `next`, moving its data: copied from the old layout where it
+  /// overlaps, interpolated from level l-1 elsewhere. Rebuilds the plans of l and l+1.
+  void remap(int l, const LevelLayout& next);
+  /// Ask the planner for the owners of levels >= first_free and move their data. Coarser
+  /// levels are in the middle of a step (their fluxes and registers are still needed).
+  void balance(int first_free);
+  void build_plans(int l);
+  void allocate(Level& L);
+  Level make_level(int l, const LevelLayout& layout) const;
+  IntVect ghosts() const { return IntVect::in_dims(cfg_.geom0.dim, nghost_, 0); }
+
+  AmrConfig cfg_;
+  const Physics& physics_;
+  LayoutPlanner& planner_;
+  Comm comm_;
+  int ncomp_;
+  int nghost_;
+  int n_proper_;
+  std::vector<Level> levels_;
+  PhaseTimers timers_;
+  long cell_updates_ = 0;
+  int regrids_ = 0;
+};
+
+}  // namespace pw

@@ -1,0 +1,43 @@
+#include "amr/interpolate.hpp"
+
+#include "amr/interp_kernels.hpp"
+
+namespace pw {
+
+void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
+                         int dim) {
+  const Array4 c = crse.array();
+  const Array4 f = fine.array();
+  const int nc = fine.ncomp();
+  const IntVect r = ratio;
+  for_each_cell(
+      "amr::interpolate_to_fine", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        for (int n = 0; n < nc; ++n)
+          f(i, j, k, n) = interp_cell(c, i, j, k, n, r, dim);
+      });
+}
+
+void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox,
+                       const IntVect& ratio) {
+  const Array4 f = fine.array();
+  const Array4 c = crse.array();
+  const int nc = crse.ncomp();
+  const IntVect r = ratio;
+  for_each_cell(
+      "amr::average_to_coarse", cbox, KOKKOS_LAMBDA(int i, int j, int k) {
+        for (int n = 0; n < nc; ++n)
+          c(i, j, k, n) = average_cell(f, i, j, k, n, r);
+      });
+}
+
+void blend(const Fab& x, const Fab& y, double a, Fab& out, const Box& box) {
+  const Array4 xa = x.array(), ya = y.array(), o = out.array();
+  const int nc = out.ncomp();
+  for_each_cell(
+      "amr::time_blend", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        for (int n = 0; n < nc; ++n)
+          o(i, j, k, n) = (1.0 - a) * xa(i, j, k, n) + a * ya(i, j, k, n);
+      });
+}
+
+}  // namespace pw

@@ -1,0 +1,56 @@
+// The small interface a physics module implements. It sees one patch at a time, with filled
+// ghost cells, and never MPI; the AMR layer calls it from the time stepper and the regridder.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "amr/fab.hpp"
+#include "amr/level_geom.hpp"
+
+namespace pw {
+
+/// Refinement tags of one patch: tag(i, j, k) = 1 where the cell needs refinement.
+struct TagArray {
+  Kokkos::View<int***, Kokkos::LayoutRight> v;  // (k, j, i)
+  IntVect lo;
+  KOKKOS_INLINE_FUNCTION int& operator()(int i, int j, int k) const {
+    return v(k - lo[2], j - lo[1], i - lo[0]);
+  }
+};
+
+class Physics {
+ public:
+  virtual ~Physics() = default;
+
+  virtual std::vector<std::string> component_names() const = 0;
+  int ncomp() const { return int(component_names().size()); }
+  /// Ghost layers the update needs (in each used direction).
+  virtual int nghost() const = 0;
+
+  /// Fill cells `box` of u with the state at `time` (initial data, and exact solutions where
+  /// the problem has one).
+  virtual void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+                            double time) const = 0;
+
+  /// The largest dt for which the update of `box` is stable at CFL number 1 (the caller
+  /// applies its CFL factor). u has valid interior values.
+  virtual double stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
+                           double time) const = 0;
+
+  /// Advance interior `box` from u_old (ghosts filled at `time`) to u_new over dt. Writes the
+  /// face fluxes it used: flux[d](i, j, k, c) on the faces(box, d), the lo face of cell i, in
+  /// conserved units per area and time, so u_new = u_old - dt/dx * (F_hi - F_lo) summed
+  /// over d. Refluxing relies on that identity. In 2D flux[2] is not touched.
+  virtual void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
+                       const Array4& u_new, const Array4 flux[3], double time,
+                       double dt) const = 0;
+
+  /// Set tags(i, j, k) = 1 in `box` where a cell of level `level` needs refinement. u has
+  /// filled ghost cells (so gradient criteria may look one cell out). Tags are pre-zeroed.
+  virtual void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+                   int level, double time) const = 0;
+};
+
+}  // namespace pw

@@ -1,0 +1,89 @@
+// Regridding: tag level l, cluster the tags of all ranks into level-(l+1) boxes (the same
+// on every rank, whatever the rank count), fill the new level, and repeat up the
+// hierarchy; then the planner decides owners and the data moves.
+#include <algorithm>
+
+#include "amr/fine_boxes.hpp"
+#include "amr/hierarchy.hpp"
+
+namespace pw {
+
+BoxList Hierarchy::tag_and_cluster(int l) {
+  Level& L = levels_[l];
+  fill_ghosts(l, L.t_new);
+  std::vector<int> mine;  // tagged cells as (i, j, k) triples
+  for (size_t p = 0; p < L.layout.size(); ++p) {
+    if (!L.owns(int(p), comm_.rank())) continue;
+    const Box& b = L.layout.boxes[p];
+    TagArray tags{Kokkos::View<int***, Kokkos::LayoutRight>("tags", b.size()[2],
+                                                            b.size()[1], b.size()[0]),
+                  b.lo};
+    physics_.tag(L.geom, b, L.u_new[p].array(), tags, l, L.t_new);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tags.v);
+    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+      for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+        for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+          if (host(k - b.lo[2], j - b.lo[1], i - b.lo[0])) {
+            mine.push_back(i);
+            mine.push_back(j);
+            mine.push_back(k);
+          }
+  }
+  const std::vector<int> all = comm_.all_gather(mine);
+  std::vector<IntVect> tags(all.size() / 3);
+  for (size_t n = 0; n < tags.size(); ++n)
+    tags[n] = {all[3 * n], all[3 * n + 1], all[3 * n + 2]};
+  // Canonical order, so clustering sees the same input at any rank count.
+  std::sort(tags.begin(), tags.end());
+  FineBoxParams p;
+  p.ratio = cfg_.ratio(l);
+  p.blocking_factor = cfg_.blocking_factor;
+  p.max_grid_size = cfg_.max_grid_size;
+  p.n_error_buf = cfg_.n_error_buf;
+  // Coarse-fine ghost interpolation reads one coarse cell beyond the ghosts' coarse
+  // cells, and those must lie on level l.
+  p.n_proper =
+      std::max(cfg_.n_proper, (nghost_ + cfg_.ref_ratio[l] - 1) / cfg_.ref_ratio[l] + 1);
+  p.grid_eff = cfg_.grid_eff;
+  return make_fine_boxes(tags, L.layout.boxes, L.geom, p);
+}
+
+void Hierarchy::regrid(int base) {
+  {
+    PhaseTimers::Scope timer(timers_, "regrid");
+    for (int l = base; l < cfg_.max_level && l <= finest_level(); ++l) {
+      LevelLayout next;
+      next.boxes = tag_and_cluster(l);
+      if (next.boxes.empty()) {
+        levels_.resize(size_t(l + 1));
+        break;
+      }
+      // Provisional owners: the current owner where a box is unchanged, else round robin;
+      // the planner decides below.
+      const bool exists = l + 1 <= finest_level();
+      for (size_t p = 0; p < next.boxes.size(); ++p) {
+        int owner = int(p % size_t(comm_.size()));
+        if (exists) {
+          const LevelLayout& old = levels_[l + 1].layout;
+          auto it = std::find(old.boxes.begin(), old.boxes.end(), next.boxes[p]);
+          if (it != old.boxes.end()) owner = old.owner[size_t(it - old.boxes.begin())];
+        }
+        next.owner.push_back(owner);
+      }
+      if (!exists) {
+        Level fresh = make_level(l + 1, LevelLayout{});
+        fresh.t_old = fresh.t_new = levels_[l].t_new;
+        levels_.push_back(std::move(fresh));
+      }
+      if (next != levels_[l + 1].layout) remap(l + 1, next);
+      ++regrids_;
+    }
+    for (int l = base; l <= finest_level(); ++l)
+      levels_[l].last_regrid_step = levels_[l].steps;
+  }
+  // Level 0 has no coarser level waiting on it at the start of its step; any other base
+  // level is mid-way through a coarser step and keeps its layout.
+  balance(base == 0 ? 0 : base + 1);
+}
+
+}  // namespace pw

@@ -1,0 +1,59 @@
+// Berger-Colella recursive subcycling: level l+1 takes r steps per step of level l, then
+// the coarse-fine faces are refluxed and the fine level is averaged down.
+#include <utility>
+
+#include "amr/hierarchy.hpp"
+
+namespace pw {
+
+void Hierarchy::advance(double dt) {
+  advance_level(0, dt);
+}
+
+void Hierarchy::advance_level(int l, double dt) {
+  // Regrid the finer levels every regrid_interval steps of this level, unless a coarser
+  // level's regrid just rebuilt them at this step.
+  if (l < cfg_.max_level && cfg_.regrid_interval > 0 && levels_[l].steps > 0 &&
+      levels_[l].steps % cfg_.regrid_interval == 0 &&
+      levels_[l].steps > levels_[l].last_regrid_step)
+    regrid(l);
+
+  Level& L = levels_[l];
+  const double time = L.t_new;
+  fill_ghosts(l, time);
+  {
+    PhaseTimers::Scope timer(timers_, "advance");
+    for (size_t p = 0; p < L.layout.size(); ++p) {
+      if (!L.owns(int(p), comm_.rank())) continue;
+      const Array4 flux[3] = {L.flux[0][p].array(), L.flux[1][p].array(),
+                              L.flux[2][p].array()};
+      // The update goes into the old state's storage, which then becomes the new state.
+      physics_.advance(L.geom, L.layout.boxes[p], L.u_new[p].array(), L.u_old[p].array(),
+                       flux, time, dt);
+    }
+    std::swap(L.u_old, L.u_new);
+    L.t_old = time;
+    L.t_new = time + dt;
+    L.steps += 1;
+    cell_updates_ += L.num_cells();
+  }
+  if (l > 0) {
+    PhaseTimers::Scope timer(timers_, "sync");
+    for (size_t p = 0; p < L.layout.size(); ++p)
+      if (L.owns(int(p), comm_.rank())) {
+        const Fab flux[3] = {L.flux[0][p], L.flux[1][p], L.flux[2][p]};
+        L.reg.add_fine(int(p), flux, dt);
+      }
+  }
+  if (l < finest_level()) {
+    levels_[l + 1].reg.reset();
+    const int r = cfg_.ref_ratio[l];
+    for (int s = 0; s < r; ++s)
+      advance_level(l + 1, dt / r);
+    PhaseTimers::Scope timer(timers_, "sync");
+    levels_[l + 1].reg.reflux(levels_[l].u_new, levels_[l].flux, dt, comm_);
+    average_down(l + 1);
+  }
+}
+
+}  // namespace pw

@@ -1,0 +1,49 @@
+// patchwork DECK [key=value ...]: run a deck, with any key overridden on the command line.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include "app/simulation.hpp"
+
+namespace {
+
+int run(int argc, char** argv, const pw::Comm& comm) {
+  CLI::App cli{"Patchwork: block-structured AMR with pluggable load balancers"};
+  std::string deck_path;
+  std::vector<std::string> overrides;
+  cli.add_option("deck", deck_path, "input deck (TOML)")->required();
+  cli.add_option("overrides", overrides, "key=value pairs overriding deck keys");
+  cli.set_version_flag("--version", "patchwork " PATCHWORK_VERSION);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (comm.rank() != 0) return e.get_exit_code() == 0 ? 0 : 2;
+    const int code = cli.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    const pw::Deck deck = pw::Deck::load(deck_path, overrides);
+    pw::Simulation sim(deck, comm);
+    if (comm.rank() == 0) fmt::print("deck {} on {} ranks\n", deck_path, comm.size());
+    sim.run(true);
+  } catch (const pw::UserError& e) {
+    if (comm.rank() == 0) fmt::print(stderr, "patchwork: error: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int code = 0;
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    code = run(argc, argv, pw::Comm(MPI_COMM_WORLD));
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,79 @@
+#include "app/simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "amr/diagnostics.hpp"
+#include "physics/registry.hpp"
+
+namespace pw {
+
+Simulation::Simulation(const Deck& deck, const Comm& comm)
+    : comm_(comm), cfg_(read_amr_config(deck)) {
+  physics_ = make_physics(deck);
+  planner_ = std::make_unique<BalancerPlanner>(make_balancer(deck), cfg_, comm_.size());
+  deck.check_all_used();
+  hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
+}
+
+Simulation::~Simulation() = default;
+
+RunResult Simulation::run(bool verbose) {
+  RunResult r;
+  const double start = MPI_Wtime();
+  hierarchy_->initialize();
+  r.initial_totals = component_totals(*hierarchy_);
+  Hierarchy& h = *hierarchy_;
+  while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
+    double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
+    dt = std::min(dt, cfg_.stop_time - h.time());
+    h.advance(dt);
+    ++r.steps;
+    if (verbose) print_step(r.steps, dt);
+  }
+  r.wall_seconds = MPI_Wtime() - start;
+  r.time = h.time();
+  r.final_totals = component_totals(h);
+  r.fingerprint = fingerprint(h);
+  r.cell_updates = h.cell_updates();
+  r.finest_level = h.finest_level();
+  r.regrids = h.regrid_count();
+  if (verbose) print_summary(r);
+  return r;
+}
+
+void Simulation::print_step(int step, double dt) const {
+  if (comm_.rank() != 0) return;
+  const Hierarchy& h = *hierarchy_;
+  std::string levels;
+  for (int l = 0; l <= h.finest_level(); ++l)
+    levels += fmt::format(" | L{} {} patches {} cells", l, h.level(l).layout.size(),
+                          h.level(l).num_cells());
+  fmt::print("step {:5d} time {:.6e} dt {:.6e}{}\n", step, h.time(), dt, levels);
+  std::fflush(stdout);
+}
+
+void Simulation::print_summary(const RunResult& r) const {
+  // Phase times differ between ranks; report the slowest rank's, as that sets the pace.
+  std::vector<std::pair<std::string, double>> phases;
+  for (const auto& [name, s] : hierarchy_->timers().seconds())
+    phases.emplace_back(name, comm_.max(s));
+  if (comm_.rank() != 0) return;
+  fmt::print("run summary: {} steps to time {:.6e}, finest level {}, {} regrids, {} ranks\n",
+             r.steps, r.time, r.finest_level, r.regrids, comm_.size());
+  fmt::print("wall time: {:.3f} s\n", r.wall_seconds);
+  for (const auto& [name, s] : phases) fmt::print("  phase {:<12} {:9.3f} s\n", name, s);
+  fmt::print("cell updates: {}\n", r.cell_updates);
+  fmt::print("cell-updates/s: {:.0f}\n", double(r.cell_updates) / r.wall_seconds);
+  for (size_t c = 0; c < r.final_totals.size(); ++c) {
+    const double t0 = r.initial_totals[c];
+    const double rel = (r.final_totals[c] - t0) / (t0 != 0 ? std::abs(t0) : 1.0);
+    fmt::print("total {}: initial {:.17e} final {:.17e} relative change {:.3e}\n",
+               physics_->component_names()[c], t0, r.final_totals[c], rel);
+  }
+  fmt::print("fingerprint: {:016x}\n", r.fingerprint);
+  std::fflush(stdout);
+}
+
+}  // namespace pw

@@ -1,0 +1,51 @@
+// Simulation: wires the deck, the physics module, the balancer and the AMR hierarchy, runs
+// the coarse steps, and reports (a line per step, a summary at the end).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "amr/amr_config.hpp"
+#include "amr/deck.hpp"
+#include "amr/hierarchy.hpp"
+#include "app/balancer_planner.hpp"
+
+namespace pw {
+
+struct RunResult {
+  int steps = 0;
+  double time = 0;
+  std::uint64_t fingerprint = 0;
+  std::vector<double> initial_totals, final_totals;
+  long cell_updates = 0;
+  double wall_seconds = 0;
+  int finest_level = 0;
+  int regrids = 0;
+};
+
+class Simulation {
+ public:
+  /// Reads every section it needs and checks the whole deck: a UserError comes out of here,
+  /// before any work starts.
+  Simulation(const Deck& deck, const Comm& comm);
+  ~Simulation();
+
+  /// Build the initial hierarchy and run to max_step or stop_time. `verbose`: rank 0 prints
+  /// the per-step lines and the summary.
+  RunResult run(bool verbose = true);
+  const Hierarchy& hierarchy() const { return *hierarchy_; }
+
+ private:
+  void print_step(int step, double dt) const;
+  void print_summary(const RunResult& r) const;
+
+  Comm comm_;
+  AmrConfig cfg_;
+  std::unique_ptr<Physics> physics_;
+  std::unique_ptr<BalancerPlanner> planner_;
+  std::unique_ptr<Hierarchy> hierarchy_;
+};
+
+}  // namespace pw

@@ -1,0 +1,28 @@
+// Maps balance.method names to balancers.
+#include <sstream>
+
+#include "balance/balancer.hpp"
+#include "balance/round_robin.hpp"
+
+namespace pw {
+
+const std::map<std::string, BalancerFactory>& balancer_registry() {
+  static const std::map<std::string, BalancerFactory> registry = {
+      {"round_robin", [](const Deck&) { return std::make_unique<RoundRobin>(); }},
+  };
+  return registry;
+}
+
+std::unique_ptr<Balancer> make_balancer(const Deck& deck) {
+  const std::string method = deck.get<std::string>("balance.method", "round_robin");
+  const auto& reg = balancer_registry();
+  auto it = reg.find(method);
+  if (it == reg.end()) {
+    std::ostringstream known;
+    for (const auto& [name, f] : reg) known << (known.tellp() > 0 ? ", " : "") << name;
+    deck.fail("balance.method", "unknown balancer '" + method + "'; known: " + known.str());
+  }
+  return it->second(deck);
+}
+
+}  // namespace pw

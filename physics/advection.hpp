@@ -1,0 +1,70 @@
+// Linear advection of passive scalars by a prescribed, discretely divergence-free velocity,
+// with the unsplit second-order CTU Godunov scheme of AMReX's Advection_AmrCore.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "amr/deck.hpp"
+#include "amr/physics.hpp"
+#include "physics/advection_kernels.hpp"
+#include "physics/velocity_fields.hpp"
+
+namespace pw {
+
+/// Deck section [advection] (defaults in brackets):
+///   ncomp [1]; velocity = "uniform" | "rotation" | ["swirl"];
+///   swirl: period [2.0]; rotation: omega [2 pi], center [domain centre];
+///   uniform: velocity_uniform [1, 1(, 1)];
+///   initial = ["gaussian"] | "sine"; background [1.0]; amplitude [1.0];
+///   gaussian: blob_center [0.5, 0.75(, 0.5)], width [0.1], blob_3d [false];
+///   tag = ["threshold"] | "gradient"; threshold: tag_threshold [1.01, 1.1, 1.5] (per level,
+///   the last for deeper levels); gradient: tag_gradient [0.05].
+/// Only the keys of the chosen options are read, so a key set for another option is
+/// reported by Deck::check_all_used.
+///
+/// advance() keeps its scratch arrays between calls (grown only for a bigger box), so one
+/// object must not advance two patches at the same time.
+class Advection : public Physics {
+ public:
+  /// Reads and checks the [advection] section; throws UserError naming the bad key.
+  Advection(const Deck& deck, int dim);
+
+  std::vector<std::string> component_names() const override;
+  /// 2: the normal predictor of a face reads two cells on each side (the slope of the
+  /// upwind cell), and the corner terms read one cell sideways. AMReX's example uses 3
+  /// because it computes every stage on boxes grown by one more cell than needed.
+  int nghost() const override { return 2; }
+
+  void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+                    double time) const override;
+  double stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
+                   double time) const override;
+  void advance(const LevelGeom& g, const Box& box, const Array4& u_old, const Array4& u_new,
+               const Array4 flux[3], double time, double dt) const override;
+  void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+           int level, double time) const override;
+
+ private:
+  enum class TagKind { threshold, gradient };
+
+  /// The field with defaults that depend on the level (the domain centre) filled in.
+  VelocityField field_for(const LevelGeom& g) const;
+  /// A pointer to at least `total` doubles of scratch memory (in the default memory space),
+  /// valid until the next call.
+  double* scratch(long total) const;
+
+  int dim_;
+  int ncomp_;
+  VelocityField field_;
+  bool center_given_ = false;
+  InitialProfile profile_;
+  TagKind tag_kind_ = TagKind::threshold;
+  std::vector<double> tag_threshold_;
+  double tag_gradient_ = 0.05;
+
+  // Scratch: face velocities and the CTU face states, carved out of one allocation.
+  mutable Kokkos::View<double*> pool_;
+};
+
+}  // namespace pw

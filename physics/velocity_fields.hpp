@@ -1,0 +1,139 @@
+// The prescribed advection velocities. Swirl and rotation come from a stream function sampled
+// at cell corners (nodes), so the face velocities differenced from it have an exactly zero
+// discrete divergence; the uniform field is constant. Plain data, captured by kernels.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+
+#include "amr/level_geom.hpp"
+
+namespace pw {
+
+/// Device math for kernels: Kokkos moved these out of Experimental in 3.7 and removed the
+/// Experimental names in 4.0. (Belongs in a shared amr/ header once there is one.)
+namespace kmath {
+#if KOKKOS_VERSION >= 30700
+using Kokkos::cos;
+using Kokkos::exp;
+using Kokkos::floor;
+using Kokkos::sin;
+#else
+using Kokkos::Experimental::cos;
+using Kokkos::Experimental::exp;
+using Kokkos::Experimental::floor;
+using Kokkos::Experimental::sin;
+#endif
+constexpr double pi = 3.14159265358979323846;
+}  // namespace kmath
+
+enum class VelocityKind { uniform, rotation, swirl };
+
+/// A stream function frozen at one time: u = -dpsi/dy, v = +dpsi/dx.
+struct StreamFunction {
+  VelocityKind kind = VelocityKind::swirl;
+  double a = 0.0;  // swirl: cos(pi t / T) / pi; rotation: -omega / 2
+  double xc = 0.0, yc = 0.0;
+
+  KOKKOS_INLINE_FUNCTION double operator()(double x, double y) const {
+    if (kind == VelocityKind::swirl) {
+      const double sx = kmath::sin(kmath::pi * x), sy = kmath::sin(kmath::pi * y);
+      return a * sx * sx * sy * sy;
+    }
+    const double rx = x - xc, ry = y - yc;
+    return a * (rx * rx + ry * ry);
+  }
+};
+
+/// The velocity field of the run. Every field here lies in the x-y plane or is uniform, so
+/// face velocities depend on (i, j) only and w is a constant.
+struct VelocityField {
+  VelocityKind kind = VelocityKind::swirl;
+  double period = 2.0;                     // swirl: reverses at T/2, back at T
+  double omega = 2.0 * kmath::pi;          // rotation: angular speed (clockwise for > 0)
+  double center[2] = {0.5, 0.5};           // rotation centre
+  double uniform[3] = {1.0, 1.0, 1.0};     // uniform: (ux, uy, uz)
+
+  /// The stream function at time t (swirl and rotation).
+  StreamFunction stream_at(double t) const {
+    StreamFunction s;
+    s.kind = kind;
+    if (kind == VelocityKind::swirl) {
+      s.a = std::cos(kmath::pi * t / period) / kmath::pi;
+    } else {
+      s.a = -0.5 * omega;
+      s.xc = center[0];
+      s.yc = center[1];
+    }
+    return s;
+  }
+  double w() const { return kind == VelocityKind::uniform ? uniform[2] : 0.0; }
+
+  /// Replace x by the point the flow carries to x in time t (the foot of the characteristic),
+  /// where that is known in closed form: uniform and rotation. The swirl returns every
+  /// particle home at t = n * period only, so it leaves x unchanged (exact at those times).
+  KOKKOS_INLINE_FUNCTION void departure_point(double t, int dim, double x[3]) const {
+    if (kind == VelocityKind::uniform) {
+      for (int d = 0; d < dim; ++d) x[d] -= uniform[d] * t;
+    } else if (kind == VelocityKind::rotation) {
+      // psi = -omega r^2 / 2 turns points clockwise by omega t; undo that turn.
+      const double c = kmath::cos(omega * t), s = kmath::sin(omega * t);
+      const double rx = x[0] - center[0], ry = x[1] - center[1];
+      x[0] = center[0] + c * rx - s * ry;
+      x[1] = center[1] + s * rx + c * ry;
+    }
+  }
+};
+
+/// Face velocities of one patch at one time: u on x-faces and v on y-faces as (j, i) planes,
+/// w uniform. Kernels read them only through normal<D>(), so a z-dependent field would
+/// change this struct and its fill, nothing else.
+struct FaceVelocity {
+  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged>;
+  Plane u, v;
+  int lo0 = 0, lo1 = 0;  // global (i, j) of u(0, 0) and v(0, 0)
+  double w = 0.0;
+
+  /// The velocity normal to the d-face (i, j, k) (the lo face of cell (i, j, k)).
+  template <int D>
+  KOKKOS_INLINE_FUNCTION double normal(int i, int j, int /*k*/) const {
+    if constexpr (D == 0) {
+      return u(j - lo1, i - lo0);
+    } else if constexpr (D == 1) {
+      return v(j - lo1, i - lo0);
+    } else {
+      return w;
+    }
+  }
+};
+
+/// psi at the node at plane offset (i, j), whose global node index is (lo0 + i, lo1 + j).
+KOKKOS_INLINE_FUNCTION void stream_node(int i, int j, const FaceVelocity::Plane& psi,
+                                        const StreamFunction& s, const LevelGeom& g, int lo0,
+                                        int lo1) {
+  psi(j, i) = s(g.face(0, lo0 + i), g.face(1, lo1 + j));
+}
+
+KOKKOS_INLINE_FUNCTION void uniform_face_velocity(int i, int j, const FaceVelocity::Plane& u,
+                                                  const FaceVelocity::Plane& v, double ux,
+                                                  double uy) {
+  u(j, i) = ux;
+  v(j, i) = uy;
+}
+
+/// Face velocities at plane offsets (i, j) from nodal psi: u on the x-face = -(psi(top) -
+/// psi(bottom))/dy, v on the y-face = (psi(right) - psi(left))/dx, so that the discrete
+/// divergence of every cell telescopes to zero. The last row of u and column of v have no
+/// node beyond them and are left alone (never read).
+KOKKOS_INLINE_FUNCTION void face_velocity_from_stream(int i, int j,
+                                                      const FaceVelocity::Plane& u,
+                                                      const FaceVelocity::Plane& v,
+                                                      const FaceVelocity::Plane& psi,
+                                                      double inv_dx, double inv_dy) {
+  const int ni = int(psi.extent(1)), nj = int(psi.extent(0));
+  if (j + 1 < nj) u(j, i) = -(psi(j + 1, i) - psi(j, i)) * inv_dy;
+  if (i + 1 < ni) v(j, i) = (psi(j, i + 1) - psi(j, i)) * inv_dx;
+}
+
+}  // namespace pw

@@ -1,0 +1,117 @@
+// Communication at 1, 2 and 4 ranks: the ghost exchange reproduces a global function
+// (periodic images included) and refluxing applies the fine-minus-coarse flux difference
+// whatever rank owns the fine and the coarse patches.
+#include <gtest/gtest.h>
+
+#include "amr/flux_register.hpp"
+#include "amr/parallel_copy.hpp"
+#include "tests/fab_testing.hpp"
+
+using namespace pw;
+using pw::testing::HostFab;
+
+namespace {
+
+LevelLayout round_robin(const BoxList& boxes, int nranks, int offset = 0) {
+  LevelLayout L{boxes, {}};
+  for (size_t p = 0; p < boxes.size(); ++p) L.owner.push_back(int((p + offset) % nranks));
+  return L;
+}
+
+int wrap(int i, int n) { return ((i % n) + n) % n; }
+
+void check_ghost_exchange(int dim) {
+  const Comm comm;
+  const int n = 16;
+  const Box domain{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
+  const bool periodic[3] = {true, true, dim == 3};
+  const IntVect g = IntVect::in_dims(dim, 2, 0);
+  const LevelLayout L = round_robin(
+      chop(domain, IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)), comm.size());
+  auto f = [&](int i, int j, int k, int c) {
+    return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) + (dim == 3 ? wrap(k, n) : 0);
+  };
+  std::vector<Fab> fabs(L.size());
+  std::vector<BoxList> ghosts(L.size());
+  for (size_t p = 0; p < L.size(); ++p) {
+    ghosts[p] = difference(grow(L.boxes[p], g), L.boxes[p]);
+    if (L.owner[p] != comm.rank()) continue;
+    fabs[p] = Fab("u", grow(L.boxes[p], g), 2);
+    pw::testing::set(fabs[p], [](int, int, int, int) { return -1.0; });
+    pw::testing::set(fabs[p], f, L.boxes[p]);
+  }
+  const CopyPlan plan = CopyPlan::intersecting(L, ghosts, L.owner,
+                                               periodic_shifts(domain, periodic), comm.rank());
+  plan.copy(fabs, fabs, comm);
+  for (size_t p = 0; p < L.size(); ++p) {
+    if (L.owner[p] != comm.rank()) continue;
+    HostFab h(fabs[p]);
+    const Box b = fabs[p].box;
+    for (int c = 0; c < 2; ++c)
+      for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+            ASSERT_EQ(h(i, j, k, c), f(i, j, k, c)) << "cell " << i << "," << j << "," << k;
+  }
+}
+
+}  // namespace
+
+TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction2D) { check_ghost_exchange(2); }
+TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction3D) { check_ghost_exchange(3); }
+
+TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
+  const Comm comm;
+  LevelGeom cg;
+  cg.dim = 2;
+  cg.domain = Box{{0, 0, 0}, {15, 15, 0}};
+  cg.dx[0] = cg.dx[1] = 1.0 / 16;
+  const IntVect r{2, 2, 1};
+  const LevelLayout crse =
+      round_robin(chop(cg.domain, {8, 8, 1}, {8, 8, 1}), comm.size());
+  // Two fine patches side by side over coarse cells [4, 11] x [4, 7], owned elsewhere.
+  const LevelLayout fine =
+      round_robin({Box{{8, 8, 0}, {15, 15, 0}}, Box{{16, 8, 0}, {23, 15, 0}}}, comm.size(), 1);
+  FluxRegister reg(fine, crse, cg, r, 1, comm.rank());
+  EXPECT_EQ(reg.num_sides(), 8u);
+
+  const double dt_c = 0.1, dt_f = 0.05, fc = 1.0, ff = 3.0;
+  std::vector<Fab> u(crse.size()), cflux[3];
+  for (auto& v : cflux) v.resize(crse.size());
+  for (size_t q = 0; q < crse.size(); ++q) {
+    if (crse.owner[q] != comm.rank()) continue;
+    u[q] = Fab("u", crse.boxes[q], 1);
+    for (int d = 0; d < 2; ++d) {
+      cflux[d][q] = Fab("fc", faces(crse.boxes[q], d), 1);
+      pw::testing::set(cflux[d][q], [&](int, int, int, int) { return d == 0 ? fc : 0.0; });
+    }
+  }
+  reg.reset();
+  for (int sub = 0; sub < 2; ++sub)
+    for (size_t p = 0; p < fine.size(); ++p) {
+      if (fine.owner[p] != comm.rank()) continue;
+      Fab ffl[3];
+      for (int d = 0; d < 2; ++d) {
+        ffl[d] = Fab("ff", faces(fine.boxes[p], d), 1);
+        pw::testing::set(ffl[d], [&](int, int, int, int) { return d == 0 ? ff : 0.0; });
+      }
+      reg.add_fine(int(p), ffl, dt_f);
+    }
+  reg.reflux(u, cflux, dt_c, comm);
+
+  const double jump = (2 * dt_f * ff - dt_c * fc) / cg.dx[0];
+  const Box covered{{4, 4, 0}, {11, 7, 0}};
+  for (size_t q = 0; q < crse.size(); ++q) {
+    if (crse.owner[q] != comm.rank()) continue;
+    HostFab h(u[q]);
+    const Box b = crse.boxes[q];
+    for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+      for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+        if (covered.contains(IntVect{i, j, 0})) continue;  // overwritten by average-down
+        double expect = 0.0;
+        if (j >= 4 && j <= 7 && i == 3) expect = -jump;
+        if (j >= 4 && j <= 7 && i == 12) expect = jump;
+        ASSERT_NEAR(h(i, j, 0), expect, 1e-12) << i << "," << j;
+      }
+  }
+}

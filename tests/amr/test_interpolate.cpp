@@ -1,0 +1,75 @@
+// Inter-level operators: interpolation reproduces linear data and conserves; averaging is
+// the exact mean.
+#include <gtest/gtest.h>
+
+#include "amr/interpolate.hpp"
+#include "tests/fab_testing.hpp"
+
+using namespace pw;
+using pw::testing::HostFab;
+
+namespace {
+
+void check_interpolation(int dim, int ratio) {
+  const IntVect r = IntVect::in_dims(dim, ratio, 1);
+  const IntVect one = IntVect::in_dims(dim, 1, 0);
+  const Box cbox{{2, 3, dim == 3 ? 1 : 0}, {5, 6, dim == 3 ? 4 : 0}};
+  const Box fbox = refine(cbox, r);
+  Fab crse("c", grow(cbox, one), 2);
+  Fab fine("f", fbox, 2);
+  // Coarse cell averages of a linear function are its values at the cell centres.
+  auto linear = [&](double x, double y, double z, int c) {
+    return 1.0 + (c + 1) * (0.5 * x - 0.25 * y + (dim == 3 ? 0.125 * z : 0.0));
+  };
+  pw::testing::set(crse, [&](int i, int j, int k, int c) {
+    return linear(i + 0.5, j + 0.5, k + 0.5, c);
+  });
+  interpolate_to_fine(crse, fine, fbox, r, dim);
+  HostFab f(fine);
+  for (int c = 0; c < 2; ++c)
+    for (int k = fbox.lo[2]; k <= fbox.hi[2]; ++k)
+      for (int j = fbox.lo[1]; j <= fbox.hi[1]; ++j)
+        for (int i = fbox.lo[0]; i <= fbox.hi[0]; ++i) {
+          const double x = (i + 0.5) / r[0], y = (j + 0.5) / r[1], z = (k + 0.5) / r[2];
+          ASSERT_NEAR(f(i, j, k, c), linear(x, y, z, c), 1e-13);
+        }
+}
+
+}  // namespace
+
+TEST(Interpolate, ExactForLinearData2DRatio2) { check_interpolation(2, 2); }
+TEST(Interpolate, ExactForLinearData2DRatio4) { check_interpolation(2, 4); }
+TEST(Interpolate, ExactForLinearData3DRatio2) { check_interpolation(3, 2); }
+
+TEST(Interpolate, ConservesAndAverageDownIsExactMean) {
+  const int dim = 3;
+  const IntVect r{2, 2, 2};
+  const Box cbox{{0, 0, 0}, {3, 3, 3}};
+  Fab crse("c", grow(cbox, IntVect{1, 1, 1}), 1);
+  pw::testing::set(crse, [](int i, int j, int k, int) {
+    return std::sin(1.3 * i) + std::cos(0.7 * j * k) + (i == 2 ? 3.0 : 0.0);
+  });
+  Fab fine("f", refine(cbox, r), 1);
+  interpolate_to_fine(crse, fine, fine.box, r, dim);
+  Fab back("b", cbox, 1);
+  average_to_coarse(fine, back, cbox, r);
+  HostFab c(crse), b(back);
+  for (int k = 0; k <= 3; ++k)
+    for (int j = 0; j <= 3; ++j)
+      for (int i = 0; i <= 3; ++i) ASSERT_NEAR(b(i, j, k), c(i, j, k), 1e-14);
+}
+
+TEST(Interpolate, LimitedSlopesMakeNoNewExtrema) {
+  const IntVect r{4, 4, 1};
+  const Box cbox{{0, 0, 0}, {5, 5, 0}};
+  Fab crse("c", grow(cbox, IntVect{1, 1, 0}), 1);
+  pw::testing::set(crse, [](int i, int j, int, int) { return (i >= 3 && j >= 2) ? 1.0 : 0.0; });
+  Fab fine("f", refine(cbox, r), 1);
+  interpolate_to_fine(crse, fine, fine.box, r, 2);
+  HostFab f(fine);
+  for (int j = fine.box.lo[1]; j <= fine.box.hi[1]; ++j)
+    for (int i = fine.box.lo[0]; i <= fine.box.hi[0]; ++i) {
+      EXPECT_GE(f(i, j, 0), -1e-15);
+      EXPECT_LE(f(i, j, 0), 1.0 + 1e-15);
+    }
+}

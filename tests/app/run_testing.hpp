@@ -1,0 +1,30 @@
+// Helpers for tests that drive whole runs from an inline deck.
+#pragma once
+
+#include <string>
+
+#include "app/simulation.hpp"
+
+namespace pw::testing {
+
+/// Run `deck_text` (TOML) with `overrides` on `comm`, quietly.
+inline RunResult run_deck(const std::string& deck_text, const Comm& comm,
+                          const std::vector<std::string>& overrides = {}) {
+  const Deck deck = Deck::parse(deck_text, "test.toml", overrides);
+  Simulation sim(deck, comm);
+  return sim.run(false);
+}
+
+/// A small multi-level swirl problem: 2 refined levels, 2 components, regrids every 2 steps.
+inline std::string swirl_deck(int dim) {
+  const std::string n = dim == 2 ? "[32, 32]" : "[16, 16, 16]";
+  const std::string per = dim == 2 ? "[true, true]" : "[true, true, true]";
+  return "[domain]\ndim = " + std::to_string(dim) + "\nn_cell = " + n +
+         "\nperiodic = " + per +
+         "\n[amr]\nmax_level = 2\nref_ratio = 2\nblocking_factor = 4\nmax_grid_size = 8\n"
+         "regrid_interval = 2\n"
+         "[time]\nmax_step = 12\ncfl = 0.7\n"
+         "[advection]\nvelocity = \"swirl\"\nncomp = 2\ntag_threshold = [1.05, 1.2]\n";
+}
+
+}  // namespace pw::testing
