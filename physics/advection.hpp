@@ -1,5 +1,6 @@
-// Linear advection of passive scalars by a prescribed, discretely divergence-free velocity,
-// with the unsplit second-order CTU Godunov scheme of AMReX's Advection_AmrCore.
+// Linear advection of passive scalars by a prescribed, discretely divergence-free
+// velocity, with the unsplit second-order CTU Godunov scheme of AMReX's
+// Advection_AmrCore.
 #pragma once
 
 #include <string>
@@ -18,8 +19,8 @@ namespace pw {
 ///   uniform: velocity_uniform [1, 1(, 1)];
 ///   initial = ["gaussian"] | "sine"; background [1.0]; amplitude [1.0];
 ///   gaussian: blob_center [0.5, 0.75(, 0.5)], width [0.1], blob_3d [false];
-///   tag = ["threshold"] | "gradient"; threshold: tag_threshold [1.01, 1.1, 1.5] (per level,
-///   the last for deeper levels); gradient: tag_gradient [0.05].
+///   tag = ["threshold"] | "gradient"; threshold: tag_threshold [1.01, 1.1, 1.5] (per
+///   level, the last for deeper levels); gradient: tag_gradient [0.05].
 /// Only the keys of the chosen options are read, so a key set for another option is
 /// reported by Deck::check_all_used.
 ///
@@ -40,8 +41,9 @@ class Advection : public Physics {
                     double time) const override;
   double stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
                    double time) const override;
-  void advance(const LevelGeom& g, const Box& box, const Array4& u_old, const Array4& u_new,
-               const Array4 flux[3], double time, double dt) const override;
+  void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
+               const Array4& u_new, const Array4 flux[3], double time,
+               double dt) const override;
   void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
            int level, double time) const override;
 
@@ -50,8 +52,8 @@ class Advection : public Physics {
 
   /// The field with defaults that depend on the level (the domain centre) filled in.
   VelocityField field_for(const LevelGeom& g) const;
-  /// A pointer to at least `total` doubles of scratch memory (in the default memory space),
-  /// valid until the next call.
+  /// A pointer to at least `total` doubles of scratch memory (in the default memory
+  /// space), valid until the next call.
   double* scratch(long total) const;
 
   int dim_;

@@ -1,6 +1,6 @@
 // Per-face and per-cell functions of the advection module: the stages of the unsplit CTU
-// Godunov scheme (Colella 1990; Saltzman 1994 in 3D), the conservative update, initial data,
-// the time-step bound and tagging. Each is launched by one line of advection.cpp.
+// Godunov scheme (Colella 1990; Saltzman 1994 in 3D), the conservative update, initial
+// data, the time-step bound and tagging. Each is launched by one line of advection.cpp.
 #pragma once
 
 #include "amr/fab.hpp"
@@ -19,7 +19,9 @@ struct Scratch3 {
   }
 };
 
-KOKKOS_INLINE_FUNCTION double abs_of(double a) { return a < 0.0 ? -a : a; }
+KOKKOS_INLINE_FUNCTION double abs_of(double a) {
+  return a < 0.0 ? -a : a;
+}
 
 /// Monotonized-central limited slope (van Leer 1977) from three consecutive cell values.
 KOKKOS_INLINE_FUNCTION double mc_slope(double am, double a0, double ap) {
@@ -31,7 +33,8 @@ KOKKOS_INLINE_FUNCTION double mc_slope(double am, double a0, double ap) {
   return dc > 0.0 ? lim : -lim;
 }
 
-/// Upwind cell of the D-face (i, j, k): the lo-side cell (i - e_D) when the face velocity is
+/// Upwind cell of the D-face (i, j, k): the lo-side cell (i - e_D) when the face velocity
+/// is
 /// >= 0, the hi-side cell otherwise. Writes it to (iu, ju, ku).
 template <int D>
 KOKKOS_INLINE_FUNCTION void upwind_cell(double vn, int i, int j, int k, int& iu, int& ju,
@@ -42,9 +45,9 @@ KOKKOS_INLINE_FUNCTION void upwind_cell(double vn, int i, int j, int k, int& iu,
   ku = k - (D == 2 ? s : 0);
 }
 
-/// Predicted state at t + dt/2 on the D-face (i, j, k), from the upwind cell only (the normal
-/// predictor): phi +- (1 -+ vel dt/dx)/2 * slope. The slope of the upwind cell is computed
-/// here: each face needs exactly one, so storing slopes would save no work.
+/// Predicted state at t + dt/2 on the D-face (i, j, k), from the upwind cell only (the
+/// normal predictor): phi +- (1 -+ vel dt/dx)/2 * slope. The slope of the upwind cell is
+/// computed here: each face needs exactly one, so storing slopes would save no work.
 template <int D>
 KOKKOS_INLINE_FUNCTION void predict_face(int i, int j, int k, const Scratch3& pf,
                                          const Array4& u, int c, const FaceVelocity& vel,
@@ -72,8 +75,8 @@ KOKKOS_INLINE_FUNCTION double transverse_term(int i, int j, int k, const Scratch
   return vbar * (pt(i + ti, j + tj, k + tk) - pt(i, j, k));
 }
 
-/// 3D only: the D-face state corrected by the T-direction transport over dt/3 in its upwind
-/// cell (the first corner-coupling stage of Saltzman's CTU).
+/// 3D only: the D-face state corrected by the T-direction transport over dt/3 in its
+/// upwind cell (the first corner-coupling stage of Saltzman's CTU).
 template <int D, int T>
 KOKKOS_INLINE_FUNCTION void transverse_third(int i, int j, int k, const Scratch3& out,
                                              const Scratch3& pd, const Scratch3& pt,
@@ -84,9 +87,9 @@ KOKKOS_INLINE_FUNCTION void transverse_third(int i, int j, int k, const Scratch3
 }
 
 /// Flux through the D-face (i, j, k): the predicted state corrected by the transverse
-/// transport over dt/2 in the upwind cell, times the face velocity. q1, q2 are the T1- and
-/// T2-face states (in 3D each already corrected by the other transverse direction); T2 < 0
-/// in 2D, where the z terms do not exist (so k +- 1 is never read).
+/// transport over dt/2 in the upwind cell, times the face velocity. q1, q2 are the T1-
+/// and T2-face states (in 3D each already corrected by the other transverse direction);
+/// T2 < 0 in 2D, where the z terms do not exist (so k +- 1 is never read).
 template <int D, int T1, int T2>
 KOKKOS_INLINE_FUNCTION void ctu_flux(int i, int j, int k, const Array4& flux, int c,
                                      const Scratch3& pd, const Scratch3& q1,
@@ -106,21 +109,23 @@ template <int DIM>
 KOKKOS_INLINE_FUNCTION void conservative_update(int i, int j, int k, int c,
                                                 const Array4& u_new, const Array4& u_old,
                                                 const Array4& fx, const Array4& fy,
-                                                const Array4& fz, double dtdx, double dtdy,
-                                                double dtdz) {
+                                                const Array4& fz, double dtdx,
+                                                double dtdy, double dtdz) {
   double du = dtdx * (fx(i + 1, j, k, c) - fx(i, j, k, c)) +
               dtdy * (fy(i, j + 1, k, c) - fy(i, j, k, c));
   if constexpr (DIM == 3) du += dtdz * (fz(i, j, k + 1, c) - fz(i, j, k, c));
   u_new(i, j, k, c) = u_old(i, j, k, c) - du;
 }
 
-/// 1 / sum_d (|vel_d| / dx_d) of cell (i, j, k), with the larger of its two face speeds in
-/// each direction; 1e300 where the fluid is at rest.
+/// 1 / sum_d (|vel_d| / dx_d) of cell (i, j, k), with the larger of its two face speeds
+/// in each direction; 1e300 where the fluid is at rest.
 KOKKOS_INLINE_FUNCTION double cell_transit_time(int i, int j, int k, int dim,
                                                 const FaceVelocity& vel, double inv_dx,
                                                 double inv_dy, double inv_dz) {
-  const double ux = abs_of(vel.normal<0>(i, j, k)), ux1 = abs_of(vel.normal<0>(i + 1, j, k));
-  const double uy = abs_of(vel.normal<1>(i, j, k)), uy1 = abs_of(vel.normal<1>(i, j + 1, k));
+  const double ux = abs_of(vel.normal<0>(i, j, k)),
+               ux1 = abs_of(vel.normal<0>(i + 1, j, k));
+  const double uy = abs_of(vel.normal<1>(i, j, k)),
+               uy1 = abs_of(vel.normal<1>(i, j + 1, k));
   double rate = (ux > ux1 ? ux : ux1) * inv_dx + (uy > uy1 ? uy : uy1) * inv_dy;
   if (dim == 3) rate += abs_of(vel.w) * inv_dz;
   return rate > 0.0 ? 1.0 / rate : 1e300;
@@ -139,12 +144,14 @@ struct InitialProfile {
   KOKKOS_INLINE_FUNCTION double operator()(const double x[3], int dim) const {
     if (kind == sine) {
       double p = 1.0;
-      for (int d = 0; d < dim; ++d) p *= kmath::sin(2.0 * kmath::pi * x[d]);
+      for (int d = 0; d < dim; ++d)
+        p *= kmath::sin(2.0 * kmath::pi * x[d]);
       return background + amplitude * p;
     }
     const int nd = (dim == 3 && blob_3d) ? 3 : 2;
     double r2 = 0.0;
-    for (int d = 0; d < nd; ++d) r2 += (x[d] - blob[d]) * (x[d] - blob[d]);
+    for (int d = 0; d < nd; ++d)
+      r2 += (x[d] - blob[d]) * (x[d] - blob[d]);
     return background + amplitude * kmath::exp(-r2 * inv_width2);
   }
 };
@@ -165,7 +172,8 @@ KOKKOS_INLINE_FUNCTION void initial_cell(int i, int j, int k, const Array4& u, i
     }
   }
   const double phi = p(x, g.dim);
-  for (int c = 0; c < ncomp; ++c) u(i, j, k, c) = (c + 1) * phi;
+  for (int c = 0; c < ncomp; ++c)
+    u(i, j, k, c) = (c + 1) * phi;
 }
 
 KOKKOS_INLINE_FUNCTION void tag_above(int i, int j, int k, const TagArray& tags,
@@ -173,10 +181,12 @@ KOKKOS_INLINE_FUNCTION void tag_above(int i, int j, int k, const TagArray& tags,
   if (u(i, j, k, 0) > threshold) tags(i, j, k) = 1;
 }
 
-/// Tag where the largest undivided central difference |u(+1) - u(-1)|/2 of component 0 over
-/// the used directions exceeds `threshold`. Reads one ghost cell in each used direction.
-KOKKOS_INLINE_FUNCTION void tag_gradient(int i, int j, int k, int dim, const TagArray& tags,
-                                         const Array4& u, double threshold) {
+/// Tag where the largest undivided central difference |u(+1) - u(-1)|/2 of component 0
+/// over the used directions exceeds `threshold`. Reads one ghost cell in each used
+/// direction.
+KOKKOS_INLINE_FUNCTION void tag_gradient(int i, int j, int k, int dim,
+                                         const TagArray& tags, const Array4& u,
+                                         double threshold) {
   double g = 0.5 * abs_of(u(i + 1, j, k, 0) - u(i - 1, j, k, 0));
   const double gy = 0.5 * abs_of(u(i, j + 1, k, 0) - u(i, j - 1, k, 0));
   if (gy > g) g = gy;

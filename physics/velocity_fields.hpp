@@ -1,6 +1,7 @@
-// The prescribed advection velocities. Swirl and rotation come from a stream function sampled
-// at cell corners (nodes), so the face velocities differenced from it have an exactly zero
-// discrete divergence; the uniform field is constant. Plain data, captured by kernels.
+// The prescribed advection velocities. Swirl and rotation come from a stream function
+// sampled at cell corners (nodes), so the face velocities differenced from it have an
+// exactly zero discrete divergence; the uniform field is constant. Plain data, captured
+// by kernels.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -46,14 +47,14 @@ struct StreamFunction {
   }
 };
 
-/// The velocity field of the run. Every field here lies in the x-y plane or is uniform, so
-/// face velocities depend on (i, j) only and w is a constant.
+/// The velocity field of the run. Every field here lies in the x-y plane or is uniform,
+/// so face velocities depend on (i, j) only and w is a constant.
 struct VelocityField {
   VelocityKind kind = VelocityKind::swirl;
-  double period = 2.0;                     // swirl: reverses at T/2, back at T
-  double omega = 2.0 * kmath::pi;          // rotation: angular speed (clockwise for > 0)
-  double center[2] = {0.5, 0.5};           // rotation centre
-  double uniform[3] = {1.0, 1.0, 1.0};     // uniform: (ux, uy, uz)
+  double period = 2.0;                  // swirl: reverses at T/2, back at T
+  double omega = 2.0 * kmath::pi;       // rotation: angular speed (clockwise for > 0)
+  double center[2] = {0.5, 0.5};        // rotation centre
+  double uniform[3] = {1.0, 1.0, 1.0};  // uniform: (ux, uy, uz)
 
   /// The stream function at time t (swirl and rotation).
   StreamFunction stream_at(double t) const {
@@ -70,12 +71,14 @@ struct VelocityField {
   }
   double w() const { return kind == VelocityKind::uniform ? uniform[2] : 0.0; }
 
-  /// Replace x by the point the flow carries to x in time t (the foot of the characteristic),
-  /// where that is known in closed form: uniform and rotation. The swirl returns every
-  /// particle home at t = n * period only, so it leaves x unchanged (exact at those times).
+  /// Replace x by the point the flow carries to x in time t (the foot of the
+  /// characteristic), where that is known in closed form: uniform and rotation. The swirl
+  /// returns every particle home at t = n * period only, so it leaves x unchanged (exact
+  /// at those times).
   KOKKOS_INLINE_FUNCTION void departure_point(double t, int dim, double x[3]) const {
     if (kind == VelocityKind::uniform) {
-      for (int d = 0; d < dim; ++d) x[d] -= uniform[d] * t;
+      for (int d = 0; d < dim; ++d)
+        x[d] -= uniform[d] * t;
     } else if (kind == VelocityKind::rotation) {
       // psi = -omega r^2 / 2 turns points clockwise by omega t; undo that turn.
       const double c = kmath::cos(omega * t), s = kmath::sin(omega * t);
@@ -86,9 +89,9 @@ struct VelocityField {
   }
 };
 
-/// Face velocities of one patch at one time: u on x-faces and v on y-faces as (j, i) planes,
-/// w uniform. Kernels read them only through normal<D>(), so a z-dependent field would
-/// change this struct and its fill, nothing else.
+/// Face velocities of one patch at one time: u on x-faces and v on y-faces as (j, i)
+/// planes, w uniform. Kernels read them only through normal<D>(), so a z-dependent field
+/// would change this struct and its fill, nothing else.
 struct FaceVelocity {
   using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged>;
   Plane u, v;
@@ -110,12 +113,13 @@ struct FaceVelocity {
 
 /// psi at the node at plane offset (i, j), whose global node index is (lo0 + i, lo1 + j).
 KOKKOS_INLINE_FUNCTION void stream_node(int i, int j, const FaceVelocity::Plane& psi,
-                                        const StreamFunction& s, const LevelGeom& g, int lo0,
-                                        int lo1) {
+                                        const StreamFunction& s, const LevelGeom& g,
+                                        int lo0, int lo1) {
   psi(j, i) = s(g.face(0, lo0 + i), g.face(1, lo1 + j));
 }
 
-KOKKOS_INLINE_FUNCTION void uniform_face_velocity(int i, int j, const FaceVelocity::Plane& u,
+KOKKOS_INLINE_FUNCTION void uniform_face_velocity(int i, int j,
+                                                  const FaceVelocity::Plane& u,
                                                   const FaceVelocity::Plane& v, double ux,
                                                   double uy) {
   u(j, i) = ux;

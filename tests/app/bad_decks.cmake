@@ -1,0 +1,35 @@
+# The executable on bad input: exit code 2 and one message naming the file, the line, the key
+# and what was expected, before any work (nothing on stdout). Run at 2 ranks too, so that
+# the message is printed once.
+set(PW_DECKS ${CMAKE_CURRENT_LIST_DIR}/decks)
+set(PW_GOOD_DECK ${PROJECT_SOURCE_DIR}/inputs/bubble_2d.toml)
+
+function(pw_bad_deck name expected)
+  foreach(np 1 2)
+    add_test(NAME bad_deck.${name}.np${np}
+      COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_error.sh "${expected}"
+              ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:patchwork> ${ARGN})
+    set_tests_properties(bad_deck.${name}.np${np} PROPERTIES
+      ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)
+  endforeach()
+endfunction()
+
+pw_bad_deck(unknown_key "typo.toml:6: amr.max_levle: unknown key (did you mean amr.max_level?)"
+  ${PW_DECKS}/typo.toml)
+pw_bad_deck(patch_size "bad_patch_size.toml:7: amr.max_grid_size: expected a positive multiple of amr.blocking_factor (8), got 12"
+  ${PW_DECKS}/bad_patch_size.toml)
+pw_bad_deck(wrong_type "argument \"amr.max_level=two\": amr.max_level: expected an integer, got a string"
+  ${PW_GOOD_DECK} amr.max_level=two)
+pw_bad_deck(domain_blocking "domain.n_cell: expected a multiple of amr.blocking_factor (8) in every direction"
+  ${PW_GOOD_DECK} domain.n_cell=[60,64])
+pw_bad_deck(ratio "amr.ref_ratio: expected 2 or 4, got 3" ${PW_GOOD_DECK} amr.ref_ratio=3)
+pw_bad_deck(ratio_count "amr.ref_ratio: expected a single integer or an array of 2"
+  ${PW_GOOD_DECK} amr.ref_ratio=[2])
+pw_bad_deck(unknown_balancer "balance.method: unknown balancer 'nope'; known: round_robin"
+  ${PW_GOOD_DECK} balance.method=nope)
+pw_bad_deck(unknown_velocity "advection.velocity: expected one of uniform, rotation, swirl, got 'foo'"
+  ${PW_GOOD_DECK} advection.velocity=foo)
+pw_bad_deck(missing_file "nowhere.toml: cannot open deck file" nowhere.toml)
+pw_bad_deck(bad_override "expected \"section.key=value\" (no '=' found)"
+  ${PW_GOOD_DECK} amr.max_level)
