@@ -77,7 +77,7 @@ void advance_patch(const LevelGeom& g, const Box& box, const Array4& u_old,
   const long ns = sb.num_cells();
   Scratch3 st[9];
   for (int n = 0; n < (DIM == 2 ? 2 : 9); ++n) {
-    st[n].v = decltype(st[n].v)(mem + n * ns, sb.size()[2], sb.size()[1], sb.size()[0]);
+    st[n].v = Scratch3::View(mem + n * ns, sb.size()[2], sb.size()[1], sb.size()[0]);
     st[n].lo = sb.lo;
   }
   // Normal predictors, then (3D) pD_T: the D-face state corrected by direction T.

@@ -12,7 +12,8 @@ namespace pw {
 
 /// One component of a scratch array over a box of faces, reached by global (i, j, k).
 struct Scratch3 {
-  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged> v;
+  using View = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged>;
+  View v;
   IntVect lo;
   KOKKOS_INLINE_FUNCTION double& operator()(int i, int j, int k) const {
     return v(k - lo[2], j - lo[1], i - lo[0]);

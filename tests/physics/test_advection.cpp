@@ -345,17 +345,19 @@ TEST(Advection, AdvectionThroughput3D) {
 }
 
 TEST(Advection, AdvectionRotationFollowsItsExactSolution) {
-  // A quarter turn of the blob: the error against initial_data(t) (the blob turned back by
-  // omega t) falls at second order, which also checks the turning direction.
+  // A quarter turn of the blob: the error against initial_data(t) (the blob turned back
+  // by omega t) falls at second order, which also checks the turning direction.
   std::vector<double> err;
   for (int n : {32, 64, 128}) {
     PeriodicPatch p(dim_line(2) + "[advection]\nvelocity = \"rotation\"\n", 2, n);
     const double t_end = 0.25;
     const int steps = int(std::ceil(t_end / (0.8 * p.stable_dt(0.0))));
     const double dt = t_end / steps;
-    for (int s = 0; s < steps; ++s) p.step(s * dt, dt);
+    for (int s = 0; s < steps; ++s)
+      p.step(s * dt, dt);
     err.push_back(l1_error(p, 0, t_end));
     std::printf("  rotation N=%4d  L1 error %.4e\n", n, err.back());
   }
-  for (size_t r = 1; r < err.size(); ++r) EXPECT_GE(std::log2(err[r - 1] / err[r]), 1.8);
+  for (size_t r = 1; r < err.size(); ++r)
+    EXPECT_GE(std::log2(err[r - 1] / err[r]), 1.8);
 }
