@@ -16,28 +16,37 @@ KOKKOS_INLINE_FUNCTION double mc_slope(double um, double u0, double up) {
   return dc > 0 ? mag : -mag;
 }
 
-/// Value of fine cell (i, j, k) from the coarse cell holding it plus limited slopes times the
-/// fine centre's offset: the r^dim fine values average exactly to the coarse one, and linear
-/// data is reproduced. Reads the coarse neighbours in the first `dim` directions only.
-KOKKOS_INLINE_FUNCTION double interp_cell(const Array4& crse, int i, int j, int k, int c,
-                                          const IntVect& r, int dim) {
-  const IntVect f{i, j, k};
-  const IntVect ci = coarsen(f, r);
-  double u = crse(ci[0], ci[1], ci[2], c);
-  const double u0 = u;
+/// Fill the fine cells of coarse cell (ic, jc, kc) that lie in `box` with the coarse
+/// value plus limited slopes times each fine centre's offset: the r^dim fine values
+/// average exactly to the coarse one, and linear data is reproduced. Reads the coarse
+/// neighbours in the first `dim` directions only. Slopes are found once per coarse cell.
+KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const Array4& crse, const Array4& fine,
+                                               int ic, int jc, int kc, int c,
+                                               const IntVect& r, int dim,
+                                               const Box& box) {
+  const IntVect ci{ic, jc, kc};
+  const double u0 = crse(ic, jc, kc, c);
+  double slope[3] = {0.0, 0.0, 0.0};
   for (int d = 0; d < dim; ++d) {
     const IntVect e = IntVect::unit(d);
-    const double um = crse(ci[0] - e[0], ci[1] - e[1], ci[2] - e[2], c);
-    const double up = crse(ci[0] + e[0], ci[1] + e[1], ci[2] + e[2], c);
-    const double offset = (f[d] - ci[d] * r[d] + 0.5) / r[d] - 0.5;
-    u += mc_slope(um, u0, up) * offset;
+    slope[d] = mc_slope(crse(ic - e[0], jc - e[1], kc - e[2], c), u0,
+                        crse(ic + e[0], jc + e[1], kc + e[2], c));
   }
-  return u;
+  const IntVect lo = max(ci * r, box.lo);
+  const IntVect hi = min(ci * r + r - IntVect::uniform(1), box.hi);
+  for (int k = lo[2]; k <= hi[2]; ++k) {
+    const double zk = slope[2] * ((k - kc * r[2] + 0.5) / r[2] - 0.5);
+    for (int j = lo[1]; j <= hi[1]; ++j) {
+      const double yj = slope[1] * ((j - jc * r[1] + 0.5) / r[1] - 0.5);
+      for (int i = lo[0]; i <= hi[0]; ++i)
+        fine(i, j, k, c) = u0 + slope[0] * ((i - ic * r[0] + 0.5) / r[0] - 0.5) + yj + zk;
+    }
+  }
 }
 
 /// Mean of the fine cells under coarse cell (ic, jc, kc).
-KOKKOS_INLINE_FUNCTION double average_cell(const Array4& fine, int ic, int jc, int kc, int c,
-                                           const IntVect& r) {
+KOKKOS_INLINE_FUNCTION double average_cell(const Array4& fine, int ic, int jc, int kc,
+                                           int c, const IntVect& r) {
   double s = 0.0;
   for (int kk = 0; kk < r[2]; ++kk)
     for (int jj = 0; jj < r[1]; ++jj)

@@ -10,10 +10,12 @@ void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVe
   const Array4 f = fine.array();
   const int nc = fine.ncomp();
   const IntVect r = ratio;
+  const Box b = box;
   for_each_cell(
-      "amr::interpolate_to_fine", box, KOKKOS_LAMBDA(int i, int j, int k) {
+      "amr::interpolate_to_fine", coarsen(box, ratio),
+      KOKKOS_LAMBDA(int i, int j, int k) {
         for (int n = 0; n < nc; ++n)
-          f(i, j, k, n) = interp_cell(c, i, j, k, n, r, dim);
+          interp_coarse_cell(c, f, i, j, k, n, r, dim, b);
       });
 }
 

@@ -33,8 +33,7 @@ BoxList Hierarchy::tag_and_cluster(int l) {
   std::vector<IntVect> tags(all.size() / 3);
   for (size_t n = 0; n < tags.size(); ++n)
     tags[n] = {all[3 * n], all[3 * n + 1], all[3 * n + 2]};
-  // Canonical order, so clustering sees the same input at any rank count.
-  std::sort(tags.begin(), tags.end());
+  // The order depends on the rank count; make_fine_boxes does not depend on it.
   FineBoxParams p;
   p.ratio = cfg_.ratio(l);
   p.blocking_factor = cfg_.blocking_factor;

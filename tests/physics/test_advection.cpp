@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -320,28 +319,6 @@ TEST(Advection, AdvectionRejectsBadValuesNamingTheKey) {
       EXPECT_NE(std::string(e.what()).find(b[1]), std::string::npos) << e.what();
     }
   }
-}
-
-TEST(Advection, AdvectionThroughput3D) {
-  // Not a pass/fail test of speed: prints cell-updates per second of one 32^3 patch.
-  PeriodicPatch p(dim_line(3), 3, 32);
-  const double dt = 0.5 * p.stable_dt(0.0);
-  fill_periodic(p.u, p.g.domain);
-  const Array4 fl[3] = {p.flux[0].array(), p.flux[1].array(), p.flux[2].array()};
-  std::vector<double> secs;
-  for (int r = 0; r < 21; ++r) {
-    Kokkos::fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    p.adv.advance(p.g, p.g.domain, p.u.array(), p.u_new.array(), fl, 0.0, dt);
-    Kokkos::fence();
-    secs.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(secs.begin(), secs.end());
-  const double median = secs[secs.size() / 2];
-  std::printf("  3D 32^3 advance: median %.3f ms, %.1f M cell-updates/s\n", 1e3 * median,
-              p.g.domain.num_cells() / median / 1e6);
-  EXPECT_GT(median, 0.0);
 }
 
 TEST(Advection, AdvectionRotationFollowsItsExactSolution) {
