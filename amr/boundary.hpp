@@ -7,8 +7,8 @@
 
 namespace pw {
 
-/// Fill the cells of fab.box outside geom.domain in non-periodic directions from the nearest
-/// cell inside. Pre: the cells inside the domain are filled.
+/// Fill the cells of fab.box outside geom.domain in non-periodic directions from the
+/// nearest cell inside. Pre: the cells inside the domain are filled.
 void fill_outflow(const LevelGeom& geom, Fab& fab);
 
 }  // namespace pw

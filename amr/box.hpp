@@ -1,4 +1,5 @@
-// Box: a cell-centred index region [lo, hi] (inclusive), the unit of all index arithmetic.
+// Box: a cell-centred index region [lo, hi] (inclusive), the unit of all index
+// arithmetic.
 #pragma once
 
 #include "amr/int_vect.hpp"
@@ -29,8 +30,11 @@ struct Box {
   KOKKOS_INLINE_FUNCTION constexpr bool operator==(const Box& o) const {
     return (empty() && o.empty()) || (lo == o.lo && hi == o.hi);
   }
-  KOKKOS_INLINE_FUNCTION constexpr bool operator!=(const Box& o) const { return !(*this == o); }
-  /// Order by lo (z most significant) then hi: a canonical order for deterministic box lists.
+  KOKKOS_INLINE_FUNCTION constexpr bool operator!=(const Box& o) const {
+    return !(*this == o);
+  }
+  /// Order by lo (z most significant) then hi: a canonical order for deterministic box
+  /// lists.
   bool operator<(const Box& o) const {
     if (lo != o.lo) return lo < o.lo;
     return hi < o.hi;
@@ -72,15 +76,16 @@ KOKKOS_INLINE_FUNCTION constexpr Box hull(const Box& a, const Box& b) {
   if (b.empty()) return a;
   return {min(a.lo, b.lo), max(a.hi, b.hi)};
 }
-/// The faces normal to d of box b, as the index set of the cells on their hi side: face i is
-/// between cells i-1 and i, so a box of n cells has n+1 faces.
+/// The faces normal to d of box b, as the index set of the cells on their hi side: face i
+/// is between cells i-1 and i, so a box of n cells has n+1 faces.
 KOKKOS_INLINE_FUNCTION constexpr Box faces(const Box& b, int d) {
   Box f = b;
   f.hi[d] += 1;
   return f;
 }
 /// The layer of `n` cells just outside b on side `side` (0 = lo, 1 = hi) of direction d.
-KOKKOS_INLINE_FUNCTION constexpr Box adjacent_cells(const Box& b, int d, int side, int n = 1) {
+KOKKOS_INLINE_FUNCTION constexpr Box adjacent_cells(const Box& b, int d, int side,
+                                                    int n = 1) {
   Box a = b;
   if (side == 0) {
     a.hi[d] = b.lo[d] - 1;

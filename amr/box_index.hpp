@@ -1,5 +1,5 @@
-// BoxIndex: finds the boxes of a list that intersect a query box, through uniform bins, so
-// that building communication plans stays near-linear in the number of patches.
+// BoxIndex: finds the boxes of a list that intersect a query box, through uniform bins,
+// so that building communication plans stays near-linear in the number of patches.
 #pragma once
 
 #include <vector>
@@ -18,7 +18,7 @@ class BoxIndex {
   bool bin_range(const Box& q, IntVect& lo, IntVect& hi) const;
   BoxList boxes_;
   Box extent_;
-  IntVect bin_;     // bin size in cells
+  IntVect bin_;  // bin size in cells
   IntVect nbins_;
   std::vector<std::vector<int>> bins_;
 };

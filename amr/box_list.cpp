@@ -59,13 +59,15 @@ BoxList intersection(const BoxList& a, const Box& b) {
 
 long num_cells(const BoxList& a) {
   long n = 0;
-  for (const Box& b : a) n += b.num_cells();
+  for (const Box& b : a)
+    n += b.num_cells();
   return n;
 }
 
 Box bounding_box(const BoxList& a) {
   Box h;
-  for (const Box& b : a) h = hull(h, b);
+  for (const Box& b : a)
+    h = hull(h, b);
   return h;
 }
 

@@ -1,4 +1,5 @@
-// The small MPI wrapper the AMR layer talks through: rank, size and the few collectives used.
+// The small MPI wrapper the AMR layer talks through: rank, size and the few collectives
+// used.
 #pragma once
 
 #include <mpi.h>

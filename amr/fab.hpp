@@ -34,10 +34,10 @@ struct Fab {
   Array4 array() const { return {data, box.lo}; }
 };
 
-/// The iteration policy over cells (k, j, i): signed indices, since ghost cells left of the
-/// origin are negative (the default index type of some backends is unsigned).
-using CellPolicy =
-    Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Right>, Kokkos::IndexType<int>>;
+/// The iteration policy over cells (k, j, i): signed indices, since ghost cells left of
+/// the origin are negative (the default index type of some backends is unsigned).
+using CellPolicy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Right>,
+                                         Kokkos::IndexType<int>>;
 
 inline CellPolicy cell_policy(const Box& b) {
   return CellPolicy({b.lo[2], b.lo[1], b.lo[0]}, {b.hi[2] + 1, b.hi[1] + 1, b.hi[0] + 1});
@@ -47,8 +47,8 @@ inline CellPolicy cell_policy(const Box& b) {
 template <class F>
 void for_each_cell(const std::string& label, const Box& b, const F& f) {
   if (b.empty()) return;
-  Kokkos::parallel_for(label, cell_policy(b),
-                       KOKKOS_LAMBDA(int k, int j, int i) { f(i, j, k); });
+  Kokkos::parallel_for(
+      label, cell_policy(b), KOKKOS_LAMBDA(int k, int j, int i) { f(i, j, k); });
 }
 
 /// Sum of g(i, j, k) over every cell of `b`.

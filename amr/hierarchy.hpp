@@ -1,5 +1,5 @@
-// Hierarchy: the levels of a Berger-Colella AMR run and the operations on them: building the
-// initial levels, recursive subcycled time stepping with refluxing and average-down,
+// Hierarchy: the levels of a Berger-Colella AMR run and the operations on them: building
+// the initial levels, recursive subcycled time stepping with refluxing and average-down,
 // regridding, ghost fill and data remapping. It owns no physics and no balancer: it calls
 // the Physics interface for patch work and a LayoutPlanner for ownership.
 #pragma once
@@ -41,7 +41,8 @@ class Hierarchy {
   /// Number of regrids and of patches made by them so far.
   int regrid_count() const { return regrids_; }
 
-  /// Fill the ghost cells of level l's u_new at `time` (same level, coarse-fine, physical).
+  /// Fill the ghost cells of level l's u_new at `time` (same level, coarse-fine,
+  /// physical).
   void fill_ghosts(int l, double time);
   /// Regrid levels > base from tags on the current data (public for tests).
   void regrid(int base);

@@ -1,4 +1,5 @@
-// IntVect: a 3-component integer index. 2D runs use z = 0 (extent 1), so one code path serves both.
+// IntVect: a 3-component integer index. 2D runs use z = 0 (extent 1), so one code path
+// serves both.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -17,7 +18,8 @@ struct IntVect {
   KOKKOS_INLINE_FUNCTION static constexpr IntVect unit(int d) {
     return {d == 0 ? 1 : 0, d == 1 ? 1 : 0, d == 2 ? 1 : 0};
   }
-  /// a in the first `dim` directions and `rest` beyond (e.g. ghost widths (g, g, 0) in 2D).
+  /// a in the first `dim` directions and `rest` beyond (e.g. ghost widths (g, g, 0) in
+  /// 2D).
   KOKKOS_INLINE_FUNCTION static constexpr IntVect in_dims(int dim, int a, int rest) {
     return {a, dim > 1 ? a : rest, dim > 2 ? a : rest};
   }
@@ -54,7 +56,8 @@ struct IntVect {
   }
 };
 
-/// Floor division, correct for negative numerators (coarsening of indices left of the origin).
+/// Floor division, correct for negative numerators (coarsening of indices left of the
+/// origin).
 KOKKOS_INLINE_FUNCTION constexpr int floor_div(int a, int b) {
   return (a >= 0) ? a / b : -((-a + b - 1) / b);
 }
@@ -64,10 +67,12 @@ KOKKOS_INLINE_FUNCTION constexpr IntVect coarsen(const IntVect& p, const IntVect
 }
 
 KOKKOS_INLINE_FUNCTION constexpr IntVect min(const IntVect& a, const IntVect& b) {
-  return {a[0] < b[0] ? a[0] : b[0], a[1] < b[1] ? a[1] : b[1], a[2] < b[2] ? a[2] : b[2]};
+  return {a[0] < b[0] ? a[0] : b[0], a[1] < b[1] ? a[1] : b[1],
+          a[2] < b[2] ? a[2] : b[2]};
 }
 KOKKOS_INLINE_FUNCTION constexpr IntVect max(const IntVect& a, const IntVect& b) {
-  return {a[0] > b[0] ? a[0] : b[0], a[1] > b[1] ? a[1] : b[1], a[2] > b[2] ? a[2] : b[2]};
+  return {a[0] > b[0] ? a[0] : b[0], a[1] > b[1] ? a[1] : b[1],
+          a[2] > b[2] ? a[2] : b[2]};
 }
 
 inline std::ostream& operator<<(std::ostream& os, const IntVect& p) {

@@ -10,7 +10,8 @@ namespace pw {
 void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
                          int dim);
 
-/// crse(cbox) = average of fine over each coarse cell of cbox. Pre: fine covers refine(cbox).
+/// crse(cbox) = average of fine over each coarse cell of cbox. Pre: fine covers
+/// refine(cbox).
 void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox, const IntVect& ratio);
 
 /// out = (1 - a) * x + a * y on `box`, all components (time interpolation).

@@ -1,5 +1,5 @@
-// LevelLayout: the boxes of one level and the rank owning each, the metadata every rank holds
-// (as AMReX's BoxArray + DistributionMapping).
+// LevelLayout: the boxes of one level and the rank owning each, the metadata every rank
+// holds (as AMReX's BoxArray + DistributionMapping).
 #pragma once
 
 #include <vector>

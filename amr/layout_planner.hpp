@@ -1,6 +1,6 @@
 // The seam between regridding (amr/) and balancing (balance/): after every regrid the
-// hierarchy asks its planner who owns each patch (and, for balancers that split, which boxes
-// to use), then moves the data itself.
+// hierarchy asks its planner who owns each patch (and, for balancers that split, which
+// boxes to use), then moves the data itself.
 #pragma once
 
 #include <vector>
@@ -13,10 +13,10 @@ class LayoutPlanner {
  public:
   virtual ~LayoutPlanner() = default;
   /// proposed[l]: level l's boxes with their current owners (-1 for a patch just made).
-  /// Levels below `first_free` are in the middle of a step and must keep their layout (they
-  /// still count as load). Returns every level's layout; the boxes of a level must cover the
-  /// same cells as the proposed ones. Called with the same input on every rank; must return
-  /// the same answer.
+  /// Levels below `first_free` are in the middle of a step and must keep their layout
+  /// (they still count as load). Returns every level's layout; the boxes of a level must
+  /// cover the same cells as the proposed ones. Called with the same input on every rank;
+  /// must return the same answer.
   virtual std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                         int first_free) = 0;
 };

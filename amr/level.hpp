@@ -14,8 +14,8 @@ namespace pw {
 struct Level {
   LevelGeom geom;
   LevelLayout layout;
-  // State with ghost cells, allocated on owned patches only. u_new holds the state at t_new,
-  // u_old at t_old (the previous step), for time interpolation of finer ghosts.
+  // State with ghost cells, allocated on owned patches only. u_new holds the state at
+  // t_new, u_old at t_old (the previous step), for time interpolation of finer ghosts.
   std::vector<Fab> u_new, u_old;
   std::vector<Fab> flux[3];  // face fluxes of the last step, faces(box, d)
   double t_old = 0, t_new = 0;
@@ -23,8 +23,8 @@ struct Level {
   int last_regrid_step = 0;
 
   // Plans, rebuilt when this level or the next coarser one changes.
-  CopyPlan ghost_plan;                  // same-level ghost exchange (periodic images too)
-  std::vector<BoxList> cf_regions;      // per patch: ghost cells to interpolate from coarse
+  CopyPlan ghost_plan;              // same-level ghost exchange (periodic images too)
+  std::vector<BoxList> cf_regions;  // per patch: ghost cells to interpolate from coarse
   std::vector<Fab> crse_old, crse_new;  // per patch: coarse data under the ghosts
   CopyPlan crse_plan;                   // coarse level -> crse_old / crse_new
   std::vector<Fab> avg;                 // per patch: this patch averaged to coarse cells

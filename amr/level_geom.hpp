@@ -1,5 +1,5 @@
-// Geometry of one level: its index domain, cell size and physical origin. Plain data, so it
-// can be captured by kernels.
+// Geometry of one level: its index domain, cell size and physical origin. Plain data, so
+// it can be captured by kernels.
 #pragma once
 
 #include "amr/box.hpp"
@@ -18,7 +18,9 @@ struct LevelGeom {
     return prob_lo[d] + (i + 0.5) * dx[d];
   }
   /// Coordinate of face i (the lo face of cell i) in direction d.
-  KOKKOS_INLINE_FUNCTION double face(int d, int i) const { return prob_lo[d] + i * dx[d]; }
+  KOKKOS_INLINE_FUNCTION double face(int d, int i) const {
+    return prob_lo[d] + i * dx[d];
+  }
   KOKKOS_INLINE_FUNCTION double cell_volume() const {
     return dim == 2 ? dx[0] * dx[1] : dx[0] * dx[1] * dx[2];
   }
@@ -26,7 +28,8 @@ struct LevelGeom {
   LevelGeom refined(const IntVect& ratio) const {
     LevelGeom g = *this;
     g.domain = refine(domain, ratio);
-    for (int d = 0; d < 3; ++d) g.dx[d] = dx[d] / ratio[d];
+    for (int d = 0; d < 3; ++d)
+      g.dx[d] = dx[d] / ratio[d];
     return g;
   }
 };

@@ -1,7 +1,7 @@
 // CopyPlan: copies regions of source patches into destination patches, on-rank or across
-// ranks with non-blocking MPI and Kokkos pack/unpack kernels. Built once per layout change
-// and reused; ghost exchange, coarse-fine fills, average-down, refluxing, regrid fills and
-// migration are all instances of it.
+// ranks with non-blocking MPI and Kokkos pack/unpack kernels. Built once per layout
+// change and reused; ghost exchange, coarse-fine fills, average-down, refluxing, regrid
+// fills and migration are all instances of it.
 #pragma once
 
 #include <vector>
@@ -23,16 +23,17 @@ struct CopyTag {
 class CopyPlan {
  public:
   CopyPlan() = default;
-  /// A plan from explicit tags. Every rank passes the same tags and owners; each keeps the
-  /// ones it sends, receives or copies locally, in the order given (that order fixes message
-  /// layout, so it must be the same on every rank).
+  /// A plan from explicit tags. Every rank passes the same tags and owners; each keeps
+  /// the ones it sends, receives or copies locally, in the order given (that order fixes
+  /// message layout, so it must be the same on every rank).
   CopyPlan(const std::vector<CopyTag>& tags, const std::vector<int>& src_owner,
            const std::vector<int>& dst_owner, int my_rank);
 
   /// Fill `regions[i]` (destination index space) of each destination patch i from the
-  /// source patches, also through the periodic images given by `shifts` (0 shift implied).
-  /// Regions no source covers are left untouched.
-  static CopyPlan intersecting(const LevelLayout& src, const std::vector<BoxList>& regions,
+  /// source patches, also through the periodic images given by `shifts` (0 shift
+  /// implied). Regions no source covers are left untouched.
+  static CopyPlan intersecting(const LevelLayout& src,
+                               const std::vector<BoxList>& regions,
                                const std::vector<int>& dst_owner,
                                const std::vector<IntVect>& shifts, int my_rank);
 

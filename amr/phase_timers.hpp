@@ -1,6 +1,6 @@
-// Wall time per phase of a run (advance, ghost fill, regrid, balance, output, ...). Phases
-// nest (a regrid fills ghosts); each second is charged to the innermost phase only, so the
-// phases add up to the time measured.
+// Wall time per phase of a run (advance, ghost fill, regrid, balance, output, ...).
+// Phases nest (a regrid fills ghosts); each second is charged to the innermost phase
+// only, so the phases add up to the time measured.
 #pragma once
 
 #include <mpi.h>

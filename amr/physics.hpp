@@ -1,5 +1,6 @@
-// The small interface a physics module implements. It sees one patch at a time, with filled
-// ghost cells, and never MPI; the AMR layer calls it from the time stepper and the regridder.
+// The small interface a physics module implements. It sees one patch at a time, with
+// filled ghost cells, and never MPI; the AMR layer calls it from the time stepper and the
+// regridder.
 #pragma once
 
 #include <memory>
@@ -29,8 +30,8 @@ class Physics {
   /// Ghost layers the update needs (in each used direction).
   virtual int nghost() const = 0;
 
-  /// Fill cells `box` of u with the state at `time` (initial data, and exact solutions where
-  /// the problem has one).
+  /// Fill cells `box` of u with the state at `time` (initial data, and exact solutions
+  /// where the problem has one).
   virtual void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
                             double time) const = 0;
 
@@ -39,18 +40,20 @@ class Physics {
   virtual double stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
                            double time) const = 0;
 
-  /// Advance interior `box` from u_old (ghosts filled at `time`) to u_new over dt. Writes the
-  /// face fluxes it used: flux[d](i, j, k, c) on the faces(box, d), the lo face of cell i, in
-  /// conserved units per area and time, so u_new = u_old - dt/dx * (F_hi - F_lo) summed
-  /// over d. Refluxing relies on that identity. In 2D flux[2] is not touched.
+  /// Advance interior `box` from u_old (ghosts filled at `time`) to u_new over dt. Writes
+  /// the face fluxes it used: flux[d](i, j, k, c) on the faces(box, d), the lo face of
+  /// cell i, in conserved units per area and time, so u_new = u_old - dt/dx * (F_hi -
+  /// F_lo) summed over d. Refluxing relies on that identity. In 2D flux[2] is not
+  /// touched.
   virtual void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                        const Array4& u_new, const Array4 flux[3], double time,
                        double dt) const = 0;
 
   /// Set tags(i, j, k) = 1 in `box` where a cell of level `level` needs refinement. u has
-  /// filled ghost cells (so gradient criteria may look one cell out). Tags are pre-zeroed.
-  virtual void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
-                   int level, double time) const = 0;
+  /// filled ghost cells (so gradient criteria may look one cell out). Tags are
+  /// pre-zeroed.
+  virtual void tag(const LevelGeom& g, const Box& box, const Array4& u,
+                   const TagArray& tags, int level, double time) const = 0;
 };
 
 }  // namespace pw

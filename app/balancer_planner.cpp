@@ -16,7 +16,8 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   }
   const Plan plan = balancer_->plan(patches, ranks_);
   std::vector<LevelLayout> out(proposed.size());
-  for (int l = 0; l < first_free && l < int(proposed.size()); ++l) out[l] = proposed[l];
+  for (int l = 0; l < first_free && l < int(proposed.size()); ++l)
+    out[l] = proposed[l];
   for (size_t n = 0; n < plan.boxes.size(); ++n) {
     out[plan.level[n]].boxes.push_back(plan.boxes[n]);
     out[plan.level[n]].owner.push_back(plan.owner[n]);

@@ -1,5 +1,5 @@
-// LayoutPlanner backed by a Balancer: turns the hierarchy's levels into the balancer's patch
-// list (cost = cells x substeps of the level) and its plan back into level layouts.
+// LayoutPlanner backed by a Balancer: turns the hierarchy's levels into the balancer's
+// patch list (cost = cells x substeps of the level) and its plan back into level layouts.
 #pragma once
 
 #include <memory>

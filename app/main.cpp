@@ -1,7 +1,8 @@
-// patchwork DECK [key=value ...]: run a deck, with any key overridden on the command line.
-#include <CLI/CLI.hpp>
+// patchwork DECK [key=value ...]: run a deck, with any key overridden on the command
+// line.
 #include <fmt/format.h>
 #include <mpi.h>
+#include <CLI/CLI.hpp>
 
 #include <Kokkos_Core.hpp>
 

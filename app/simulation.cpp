@@ -60,10 +60,12 @@ void Simulation::print_summary(const RunResult& r) const {
   for (const auto& [name, s] : hierarchy_->timers().seconds())
     phases.emplace_back(name, comm_.max(s));
   if (comm_.rank() != 0) return;
-  fmt::print("run summary: {} steps to time {:.6e}, finest level {}, {} regrids, {} ranks\n",
-             r.steps, r.time, r.finest_level, r.regrids, comm_.size());
+  fmt::print(
+      "run summary: {} steps to time {:.6e}, finest level {}, {} regrids, {} ranks\n",
+      r.steps, r.time, r.finest_level, r.regrids, comm_.size());
   fmt::print("wall time: {:.3f} s\n", r.wall_seconds);
-  for (const auto& [name, s] : phases) fmt::print("  phase {:<12} {:9.3f} s\n", name, s);
+  for (const auto& [name, s] : phases)
+    fmt::print("  phase {:<12} {:9.3f} s\n", name, s);
   fmt::print("cell updates: {}\n", r.cell_updates);
   fmt::print("cell-updates/s: {:.0f}\n", double(r.cell_updates) / r.wall_seconds);
   for (size_t c = 0; c < r.final_totals.size(); ++c) {

@@ -1,5 +1,5 @@
-// Simulation: wires the deck, the physics module, the balancer and the AMR hierarchy, runs
-// the coarse steps, and reports (a line per step, a summary at the end).
+// Simulation: wires the deck, the physics module, the balancer and the AMR hierarchy,
+// runs the coarse steps, and reports (a line per step, a summary at the end).
 #pragma once
 
 #include <cstdint>
@@ -27,13 +27,13 @@ struct RunResult {
 
 class Simulation {
  public:
-  /// Reads every section it needs and checks the whole deck: a UserError comes out of here,
-  /// before any work starts.
+  /// Reads every section it needs and checks the whole deck: a UserError comes out of
+  /// here, before any work starts.
   Simulation(const Deck& deck, const Comm& comm);
   ~Simulation();
 
-  /// Build the initial hierarchy and run to max_step or stop_time. `verbose`: rank 0 prints
-  /// the per-step lines and the summary.
+  /// Build the initial hierarchy and run to max_step or stop_time. `verbose`: rank 0
+  /// prints the per-step lines and the summary.
   RunResult run(bool verbose = true);
   const Hierarchy& hierarchy() const { return *hierarchy_; }
 

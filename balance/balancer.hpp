@@ -1,5 +1,5 @@
-// The balancer interface: a pure function of patch metadata and costs, never of field data.
-// Every rank calls it with the same input and so computes the same plan.
+// The balancer interface: a pure function of patch metadata and costs, never of field
+// data. Every rank calls it with the same input and so computes the same plan.
 #pragma once
 
 #include <functional>
@@ -16,7 +16,7 @@ namespace pw {
 struct PatchMeta {
   Box box;
   int level = 0;
-  int owner = 0;   // current owner (-1 for a patch that has just been made)
+  int owner = 0;  // current owner (-1 for a patch that has just been made)
   double cost = 0;
 };
 
@@ -24,7 +24,9 @@ struct RankInfo {
   int nranks = 1;
   std::vector<double> speed;  // relative speed per rank (1 = nominal)
   std::vector<int> group;     // group (node) per rank
-  static RankInfo uniform(int n) { return {n, std::vector<double>(n, 1.0), std::vector<int>(n, 0)}; }
+  static RankInfo uniform(int n) {
+    return {n, std::vector<double>(n, 1.0), std::vector<int>(n, 0)};
+  }
 };
 
 /// The outcome of balancing: the patches (possibly split) with an owner each. `source[i]`
@@ -42,7 +44,8 @@ class Balancer {
   virtual std::string name() const = 0;
   /// Post: every output box lies in one input box; the boxes of an input patch cover it
   /// exactly; owners are in [0, ranks.nranks).
-  virtual Plan plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const = 0;
+  virtual Plan plan(const std::vector<PatchMeta>& patches,
+                    const RankInfo& ranks) const = 0;
 };
 
 using BalancerFactory = std::function<std::unique_ptr<Balancer>(const Deck&)>;
@@ -50,8 +53,8 @@ using BalancerFactory = std::function<std::unique_ptr<Balancer>(const Deck&)>;
 /// The balancers known by name, for the deck's balance.method.
 const std::map<std::string, BalancerFactory>& balancer_registry();
 
-/// Read balance.method (default "round_robin") and make that balancer; an unknown name is a
-/// UserError listing the known ones.
+/// Read balance.method (default "round_robin") and make that balancer; an unknown name is
+/// a UserError listing the known ones.
 std::unique_ptr<Balancer> make_balancer(const Deck& deck);
 
 }  // namespace pw

@@ -19,8 +19,10 @@ std::unique_ptr<Balancer> make_balancer(const Deck& deck) {
   auto it = reg.find(method);
   if (it == reg.end()) {
     std::ostringstream known;
-    for (const auto& [name, f] : reg) known << (known.tellp() > 0 ? ", " : "") << name;
-    deck.fail("balance.method", "unknown balancer '" + method + "'; known: " + known.str());
+    for (const auto& [name, f] : reg)
+      known << (known.tellp() > 0 ? ", " : "") << name;
+    deck.fail("balance.method",
+              "unknown balancer '" + method + "'; known: " + known.str());
   }
   return it->second(deck);
 }

@@ -2,7 +2,8 @@
 
 namespace pw {
 
-Plan RoundRobin::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const {
+Plan RoundRobin::plan(const std::vector<PatchMeta>& patches,
+                      const RankInfo& ranks) const {
   Plan p;
   for (size_t i = 0; i < patches.size(); ++i) {
     p.boxes.push_back(patches[i].box);

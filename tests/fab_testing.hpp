@@ -1,5 +1,5 @@
-// Host-side helpers for tests: set and read Fab data through mirror views, so the tests run
-// on any Kokkos backend.
+// Host-side helpers for tests: set and read Fab data through mirror views, so the tests
+// run on any Kokkos backend.
 #pragma once
 
 #include <functional>
@@ -21,8 +21,8 @@ inline void set(Fab& fab, const std::function<double(int, int, int, int)>& f,
   Kokkos::deep_copy(fab.data, h);
 }
 
-/// A host snapshot of a fab's data with global indexing (always a copy, even when the data
-/// already lives on the host, so later updates of the fab do not show through).
+/// A host snapshot of a fab's data with global indexing (always a copy, even when the
+/// data already lives on the host, so later updates of the fab do not show through).
 struct HostFab {
   Box box;
   View4::HostMirror h;

@@ -14,11 +14,14 @@ namespace {
 
 LevelLayout round_robin(const BoxList& boxes, int nranks, int offset = 0) {
   LevelLayout L{boxes, {}};
-  for (size_t p = 0; p < boxes.size(); ++p) L.owner.push_back(int((p + offset) % nranks));
+  for (size_t p = 0; p < boxes.size(); ++p)
+    L.owner.push_back(int((p + offset) % nranks));
   return L;
 }
 
-int wrap(int i, int n) { return ((i % n) + n) % n; }
+int wrap(int i, int n) {
+  return ((i % n) + n) % n;
+}
 
 void check_ghost_exchange(int dim) {
   const Comm comm;
@@ -26,10 +29,12 @@ void check_ghost_exchange(int dim) {
   const Box domain{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
   const bool periodic[3] = {true, true, dim == 3};
   const IntVect g = IntVect::in_dims(dim, 2, 0);
-  const LevelLayout L = round_robin(
-      chop(domain, IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)), comm.size());
+  const LevelLayout L =
+      round_robin(chop(domain, IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)),
+                  comm.size());
   auto f = [&](int i, int j, int k, int c) {
-    return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) + (dim == 3 ? wrap(k, n) : 0);
+    return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) +
+           (dim == 3 ? wrap(k, n) : 0);
   };
   std::vector<Fab> fabs(L.size());
   std::vector<BoxList> ghosts(L.size());
@@ -40,8 +45,8 @@ void check_ghost_exchange(int dim) {
     pw::testing::set(fabs[p], [](int, int, int, int) { return -1.0; });
     pw::testing::set(fabs[p], f, L.boxes[p]);
   }
-  const CopyPlan plan = CopyPlan::intersecting(L, ghosts, L.owner,
-                                               periodic_shifts(domain, periodic), comm.rank());
+  const CopyPlan plan = CopyPlan::intersecting(
+      L, ghosts, L.owner, periodic_shifts(domain, periodic), comm.rank());
   plan.copy(fabs, fabs, comm);
   for (size_t p = 0; p < L.size(); ++p) {
     if (L.owner[p] != comm.rank()) continue;
@@ -51,14 +56,19 @@ void check_ghost_exchange(int dim) {
       for (int k = b.lo[2]; k <= b.hi[2]; ++k)
         for (int j = b.lo[1]; j <= b.hi[1]; ++j)
           for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-            ASSERT_EQ(h(i, j, k, c), f(i, j, k, c)) << "cell " << i << "," << j << "," << k;
+            ASSERT_EQ(h(i, j, k, c), f(i, j, k, c))
+                << "cell " << i << "," << j << "," << k;
   }
 }
 
 }  // namespace
 
-TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction2D) { check_ghost_exchange(2); }
-TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction3D) { check_ghost_exchange(3); }
+TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction2D) {
+  check_ghost_exchange(2);
+}
+TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction3D) {
+  check_ghost_exchange(3);
+}
 
 TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
   const Comm comm;
@@ -70,20 +80,22 @@ TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
   const LevelLayout crse =
       round_robin(chop(cg.domain, {8, 8, 1}, {8, 8, 1}), comm.size());
   // Two fine patches side by side over coarse cells [4, 11] x [4, 7], owned elsewhere.
-  const LevelLayout fine =
-      round_robin({Box{{8, 8, 0}, {15, 15, 0}}, Box{{16, 8, 0}, {23, 15, 0}}}, comm.size(), 1);
+  const LevelLayout fine = round_robin(
+      {Box{{8, 8, 0}, {15, 15, 0}}, Box{{16, 8, 0}, {23, 15, 0}}}, comm.size(), 1);
   FluxRegister reg(fine, crse, cg, r, 1, comm.rank());
   EXPECT_EQ(reg.num_sides(), 8u);
 
   const double dt_c = 0.1, dt_f = 0.05, fc = 1.0, ff = 3.0;
   std::vector<Fab> u(crse.size()), cflux[3];
-  for (auto& v : cflux) v.resize(crse.size());
+  for (auto& v : cflux)
+    v.resize(crse.size());
   for (size_t q = 0; q < crse.size(); ++q) {
     if (crse.owner[q] != comm.rank()) continue;
     u[q] = Fab("u", crse.boxes[q], 1);
     for (int d = 0; d < 2; ++d) {
       cflux[d][q] = Fab("fc", faces(crse.boxes[q], d), 1);
-      pw::testing::set(cflux[d][q], [&](int, int, int, int) { return d == 0 ? fc : 0.0; });
+      pw::testing::set(cflux[d][q],
+                       [&](int, int, int, int) { return d == 0 ? fc : 0.0; });
     }
   }
   reg.reset();

@@ -23,7 +23,8 @@ TEST(Box, DifferenceCoversExactlyTheRest) {
   for (size_t i = 0; i < d.size(); ++i) {
     EXPECT_FALSE(intersects(d[i], b));
     EXPECT_TRUE(a.contains(d[i]));
-    for (size_t j = i + 1; j < d.size(); ++j) EXPECT_FALSE(intersects(d[i], d[j]));
+    for (size_t j = i + 1; j < d.size(); ++j)
+      EXPECT_FALSE(intersects(d[i], d[j]));
   }
 }
 

@@ -37,9 +37,15 @@ void check_interpolation(int dim, int ratio) {
 
 }  // namespace
 
-TEST(Interpolate, ExactForLinearData2DRatio2) { check_interpolation(2, 2); }
-TEST(Interpolate, ExactForLinearData2DRatio4) { check_interpolation(2, 4); }
-TEST(Interpolate, ExactForLinearData3DRatio2) { check_interpolation(3, 2); }
+TEST(Interpolate, ExactForLinearData2DRatio2) {
+  check_interpolation(2, 2);
+}
+TEST(Interpolate, ExactForLinearData2DRatio4) {
+  check_interpolation(2, 4);
+}
+TEST(Interpolate, ExactForLinearData3DRatio2) {
+  check_interpolation(3, 2);
+}
 
 TEST(Interpolate, ConservesAndAverageDownIsExactMean) {
   const int dim = 3;
@@ -56,14 +62,16 @@ TEST(Interpolate, ConservesAndAverageDownIsExactMean) {
   HostFab c(crse), b(back);
   for (int k = 0; k <= 3; ++k)
     for (int j = 0; j <= 3; ++j)
-      for (int i = 0; i <= 3; ++i) ASSERT_NEAR(b(i, j, k), c(i, j, k), 1e-14);
+      for (int i = 0; i <= 3; ++i)
+        ASSERT_NEAR(b(i, j, k), c(i, j, k), 1e-14);
 }
 
 TEST(Interpolate, LimitedSlopesMakeNoNewExtrema) {
   const IntVect r{4, 4, 1};
   const Box cbox{{0, 0, 0}, {5, 5, 0}};
   Fab crse("c", grow(cbox, IntVect{1, 1, 0}), 1);
-  pw::testing::set(crse, [](int i, int j, int, int) { return (i >= 3 && j >= 2) ? 1.0 : 0.0; });
+  pw::testing::set(crse,
+                   [](int i, int j, int, int) { return (i >= 3 && j >= 2) ? 1.0 : 0.0; });
   Fab fine("f", refine(cbox, r), 1);
   interpolate_to_fine(crse, fine, fine.box, r, 2);
   HostFab f(fine);

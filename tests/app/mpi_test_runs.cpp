@@ -15,8 +15,8 @@ namespace {
 void expect_conserved(const RunResult& r) {
   ASSERT_EQ(r.initial_totals.size(), 2u);
   for (size_t c = 0; c < r.initial_totals.size(); ++c) {
-    const double rel = std::abs(r.final_totals[c] - r.initial_totals[c]) /
-                       std::abs(r.initial_totals[c]);
+    const double rel =
+        std::abs(r.final_totals[c] - r.initial_totals[c]) / std::abs(r.initial_totals[c]);
     EXPECT_LT(rel, 1e-12) << "component " << c;
   }
 }
@@ -39,9 +39,10 @@ TEST(Runs, ConservesEveryComponentAcrossRegrids3D) {
 
 TEST(Runs, ConservesWithRatio4) {
   // Ratio 4 between levels; periodic so that totals are conserved.
-  const RunResult r = run_deck(swirl_deck(2), Comm(),
-                               {"amr.max_level=1", "amr.ref_ratio=4", "amr.blocking_factor=8",
-                                "amr.max_grid_size=16", "advection.tag_threshold=[1.05]"});
+  const RunResult r =
+      run_deck(swirl_deck(2), Comm(),
+               {"amr.max_level=1", "amr.ref_ratio=4", "amr.blocking_factor=8",
+                "amr.max_grid_size=16", "advection.tag_threshold=[1.05]"});
   EXPECT_EQ(r.finest_level, 1);
   expect_conserved(r);
 }

@@ -15,7 +15,8 @@ inline RunResult run_deck(const std::string& deck_text, const Comm& comm,
   return sim.run(false);
 }
 
-/// A small multi-level swirl problem: 2 refined levels, 2 components, regrids every 2 steps.
+/// A small multi-level swirl problem: 2 refined levels, 2 components, regrids every 2
+/// steps.
 inline std::string swirl_deck(int dim) {
   const std::string n = dim == 2 ? "[32, 32]" : "[16, 16, 16]";
   const std::string per = dim == 2 ? "[true, true]" : "[true, true, true]";
