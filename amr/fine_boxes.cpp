@@ -61,14 +61,17 @@ bool wrap_into(IntVect& q, const Box& dom, const bool per[3]) {
 /// The blocks touched by the tags grown by n_buf level-l cells, wrapped periodically and
 /// clipped at physical boundaries; sorted, without duplicates. The domain is
 /// block-aligned, so wrapping blocks is the same as wrapping cells.
-std::vector<IntVect> buffered_blocks(std::vector<IntVect> tags, const LevelGeom& geom,
-                                     int n_buf, const IntVect& c) {
-  std::sort(tags.begin(), tags.end());
-  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
+                                     const LevelGeom& geom, int n_buf, const IntVect& c) {
   bool per[3];
   used_periodicity(geom, per);
   const Box cdom = coarsen(geom.domain, c);
   const IntVect g = IntVect::in_dims(geom.dim, n_buf, 0);
+  // Marks on the block grid of the domain: one pass, no sorting, and the blocks come out
+  // in canonical order. A block grid too big to mark falls back to sorting.
+  const bool dense = cdom.num_cells() <= (long(1) << 26);
+  const IntVect n = cdom.size();
+  std::vector<char> mark(dense ? size_t(cdom.num_cells()) : 0, 0);
   std::vector<IntVect> blocks;
   for (const IntVect& t : tags) {
     const Box cb = coarsen(grow(Box{t, t}, g), c);
@@ -76,16 +79,28 @@ std::vector<IntVect> buffered_blocks(std::vector<IntVect> tags, const LevelGeom&
       for (int j = cb.lo[1]; j <= cb.hi[1]; ++j)
         for (int i = cb.lo[0]; i <= cb.hi[0]; ++i) {
           IntVect q{i, j, k};
-          if (wrap_into(q, cdom, per)) blocks.push_back(q);
+          if (!wrap_into(q, cdom, per)) continue;
+          if (!dense) {
+            blocks.push_back(q);
+            continue;
+          }
+          const IntVect o = q - cdom.lo;
+          mark[size_t((long(o[2]) * n[1] + o[1]) * n[0] + o[0])] = 1;
         }
   }
-  std::sort(blocks.begin(), blocks.end());
-  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  if (!dense) {
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    return blocks;
+  }
+  for (int k = 0; k < n[2]; ++k)
+    for (int j = 0; j < n[1]; ++j)
+      for (int i = 0; i < n[0]; ++i)
+        if (mark[size_t((long(k) * n[1] + j) * n[0] + i)])
+          blocks.push_back(cdom.lo + IntVect{i, j, k});
   return blocks;
 }
 
-/// Blocks whose level-l cells are all in the nesting region, as disjoint boxes: the
-/// block domain minus every block touching a cell within n_proper of an uncovered cell.
 BoxList nested_blocks(const BoxList& coarse_boxes, const LevelGeom& geom, int n_proper,
                       const IntVect& c) {
   bool per[3];
