@@ -55,8 +55,8 @@ void FluxRegister::reset() {
 }
 
 void FluxRegister::add_fine(int patch, const Fab flux[3], double dt_fine) {
-  for (size_t n = 0; n < sides_.size(); ++n) {
-    if (sides_[n].patch != patch) continue;
+  // The constructor lists the 2 * dim sides of each patch together, in patch order.
+  for (size_t n = size_t(patch) * 2 * dim_; n < size_t(patch + 1) * 2 * dim_; ++n) {
     const int d = sides_[n].dir;
     const Array4 sum = sums_[n].array();
     const Array4 f = flux[d].array();

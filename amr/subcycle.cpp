@@ -30,20 +30,18 @@ void Hierarchy::advance_level(int l, double dt) {
       // The update goes into the old state's storage, which then becomes the new state.
       physics_.advance(L.geom, L.layout.boxes[p], L.u_new[p].array(), L.u_old[p].array(),
                        flux, time, dt);
+      if (l > 0) {
+        // While this patch's fluxes are still in cache.
+        PhaseTimers::Scope sync(timers_, "sync");
+        const Fab fluxes[3] = {L.flux[0][p], L.flux[1][p], L.flux[2][p]};
+        L.reg.add_fine(int(p), fluxes, dt);
+      }
     }
     std::swap(L.u_old, L.u_new);
     L.t_old = time;
     L.t_new = time + dt;
     L.steps += 1;
     cell_updates_ += L.num_cells();
-  }
-  if (l > 0) {
-    PhaseTimers::Scope timer(timers_, "sync");
-    for (size_t p = 0; p < L.layout.size(); ++p)
-      if (L.owns(int(p), comm_.rank())) {
-        const Fab flux[3] = {L.flux[0][p], L.flux[1][p], L.flux[2][p]};
-        L.reg.add_fine(int(p), flux, dt);
-      }
   }
   if (l < finest_level()) {
     levels_[l + 1].reg.reset();
