@@ -27,7 +27,9 @@ void Hierarchy::fill_ghosts(int l, double time) {
       if (!L.owns(int(p), me) || L.cf_regions[p].empty()) continue;
       // Both scratch fabs are this level's own; blending in place is element-wise.
       Fab& crse = (a == 0.0) ? L.crse_old[p] : L.crse_new[p];
-      if (a > 0.0 && a < 1.0) blend(L.crse_old[p], L.crse_new[p], a, crse, crse.box);
+      if (a > 0.0 && a < 1.0)
+        for (const Box& b : L.crse_regions[p])
+          blend(L.crse_old[p], L.crse_new[p], a, crse, b);
       fill_outflow(C.geom, crse);
       for (const Box& b : L.cf_regions[p])
         interpolate_to_fine(crse, L.u_new[p], b, r, L.geom.dim);

@@ -128,8 +128,14 @@ void Hierarchy::build_plans(int l) {
   for (size_t p = 0; p < n; ++p) {
     avg_layout.boxes[p] = coarsen(L.layout.boxes[p], r);
     if (!L.cf_regions[p].empty()) {
-      const Box cb = grow(coarsen(bounding_box(L.cf_regions[p]), r), one);
-      crse_regions[p] = {cb};
+      // Only the coarse cells under the ghosts (plus one for slopes) are copied, as
+      // disjoint boxes; the scratch fab spans them all.
+      for (const Box& b : L.cf_regions[p]) {
+        const BoxList fresh =
+            difference(BoxList{grow(coarsen(b, r), one)}, crse_regions[p]);
+        crse_regions[p].insert(crse_regions[p].end(), fresh.begin(), fresh.end());
+      }
+      const Box cb = bounding_box(crse_regions[p]);
       if (L.owns(int(p), me)) {
         L.crse_old[p] = Fab("crse_old", cb, ncomp_);
         L.crse_new[p] = Fab("crse_new", cb, ncomp_);
@@ -140,6 +146,7 @@ void Hierarchy::build_plans(int l) {
   const std::vector<IntVect> cshifts = periodic_shifts(C.geom.domain, C.geom.periodic);
   L.crse_plan =
       CopyPlan::intersecting(C.layout, crse_regions, L.layout.owner, cshifts, me);
+  L.crse_regions = std::move(crse_regions);
   std::vector<BoxList> crse_boxes(C.layout.size());
   for (size_t q = 0; q < C.layout.size(); ++q)
     crse_boxes[q] = {C.layout.boxes[q]};

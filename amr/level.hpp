@@ -23,8 +23,9 @@ struct Level {
   int last_regrid_step = 0;
 
   // Plans, rebuilt when this level or the next coarser one changes.
-  CopyPlan ghost_plan;              // same-level ghost exchange (periodic images too)
-  std::vector<BoxList> cf_regions;  // per patch: ghost cells to interpolate from coarse
+  CopyPlan ghost_plan;                // same-level ghost exchange (periodic images too)
+  std::vector<BoxList> cf_regions;    // per patch: ghost cells to interpolate from coarse
+  std::vector<BoxList> crse_regions;  // per patch: coarse cells those need (disjoint)
   std::vector<Fab> crse_old, crse_new;  // per patch: coarse data under the ghosts
   CopyPlan crse_plan;                   // coarse level -> crse_old / crse_new
   std::vector<Fab> avg;                 // per patch: this patch averaged to coarse cells
