@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "balance/balancer.hpp"
+#include "balance/knapsack.hpp"
 #include "balance/round_robin.hpp"
 
 namespace pw {
@@ -9,6 +10,7 @@ namespace pw {
 const std::map<std::string, BalancerFactory>& balancer_registry() {
   static const std::map<std::string, BalancerFactory> registry = {
       {"round_robin", [](const Deck&) { return std::make_unique<RoundRobin>(); }},
+      {"knapsack", [](const Deck&) { return std::make_unique<Knapsack>(); }},
   };
   return registry;
 }

@@ -63,3 +63,12 @@ TEST(Runs, FingerprintOfMultiLevel3DRunIsIndependentOfRankCount) {
     EXPECT_EQ(part.cell_updates, all.cell_updates);
   }
 }
+
+TEST(Runs, FingerprintIsIndependentOfBalancer) {
+  const Comm world;
+  const RunResult rr = run_deck(swirl_deck(3), world, {"time.max_step=4"});
+  const RunResult ks =
+      run_deck(swirl_deck(3), world, {"time.max_step=4", "balance.method=knapsack"});
+  EXPECT_EQ(rr.fingerprint, ks.fingerprint);
+  EXPECT_EQ(rr.cell_updates, ks.cell_updates);
+}
