@@ -1,26 +1,43 @@
 #include "app/balancer_planner.hpp"
 
+#include "balance/relabel.hpp"
+
 namespace pw {
+
+BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks)
+    : balancer_(make_balancer(deck)), cfg_(cfg), ranks_(RankInfo::uniform(nranks)) {
+  const std::string levels = deck.get<std::string>("balance.levels", "each");
+  if (levels != "each" && levels != "all")
+    deck.fail("balance.levels", "expected \"each\" or \"all\", got '" + levels + "'");
+  each_level_ = levels == "each";
+}
 
 std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& proposed,
                                                int first_free) {
-  // Only the free levels are handed to the balancer; the others keep their owners.
-  std::vector<PatchMeta> patches;
+  // Levels below first_free keep their owners; the others go to the balancer, together or
+  // one level at a time (subcycled levels run one after the other, so each level's own
+  // balance is what keeps ranks from waiting on each other).
+  const int nlev = int(proposed.size());
+  std::vector<LevelLayout> out(proposed.size());
+  for (int l = 0; l < first_free && l < nlev; ++l)
+    out[l] = proposed[l];
   double substeps = 1;
-  for (int l = 0; l < int(proposed.size()); ++l) {
+  std::vector<PatchMeta> patches;
+  for (int l = 0; l < nlev; ++l) {
     if (l > 0) substeps *= cfg_.ref_ratio[l - 1];
     if (l < first_free) continue;
     for (size_t p = 0; p < proposed[l].size(); ++p)
       patches.push_back({proposed[l].boxes[p], l, proposed[l].owner[p],
                          double(proposed[l].boxes[p].num_cells()) * substeps});
-  }
-  const Plan plan = balancer_->plan(patches, ranks_);
-  std::vector<LevelLayout> out(proposed.size());
-  for (int l = 0; l < first_free && l < int(proposed.size()); ++l)
-    out[l] = proposed[l];
-  for (size_t n = 0; n < plan.boxes.size(); ++n) {
-    out[plan.level[n]].boxes.push_back(plan.boxes[n]);
-    out[plan.level[n]].owner.push_back(plan.owner[n]);
+    if (each_level_ || l == nlev - 1) {
+      Plan plan = balancer_->plan(patches, ranks_);
+      keep_data_in_place(plan, patches, ranks_);
+      for (size_t n = 0; n < plan.boxes.size(); ++n) {
+        out[plan.level[n]].boxes.push_back(plan.boxes[n]);
+        out[plan.level[n]].owner.push_back(plan.owner[n]);
+      }
+      patches.clear();
+    }
   }
   return out;
 }

@@ -12,8 +12,9 @@ namespace pw {
 
 class BalancerPlanner : public LayoutPlanner {
  public:
-  BalancerPlanner(std::unique_ptr<Balancer> balancer, const AmrConfig& cfg, int nranks)
-      : balancer_(std::move(balancer)), cfg_(cfg), ranks_(RankInfo::uniform(nranks)) {}
+  /// Reads balance.method (and its parameters) and balance.levels = "each" (default:
+  /// every level balanced on its own) | "all" (all free levels together).
+  BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks);
   std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                 int first_free) override;
   const Balancer& balancer() const { return *balancer_; }
@@ -22,6 +23,7 @@ class BalancerPlanner : public LayoutPlanner {
   std::unique_ptr<Balancer> balancer_;
   AmrConfig cfg_;
   RankInfo ranks_;
+  bool each_level_ = true;
 };
 
 }  // namespace pw

@@ -12,7 +12,7 @@ namespace pw {
 Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
-  planner_ = std::make_unique<BalancerPlanner>(make_balancer(deck), cfg_, comm_.size());
+  planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size());
   deck.check_all_used();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
 }
