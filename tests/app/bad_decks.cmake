@@ -33,3 +33,5 @@ pw_bad_deck(unknown_velocity "advection.velocity: expected one of uniform, rotat
 pw_bad_deck(missing_file "nowhere.toml: cannot open deck file" nowhere.toml)
 pw_bad_deck(bad_override "expected \"section.key=value\" (no '=' found)"
   ${PW_GOOD_DECK} amr.max_level)
+pw_bad_deck(balance_levels "balance.levels: expected \"each\" or \"all\", got 'some'"
+  ${PW_GOOD_DECK} balance.levels=some)
