@@ -12,26 +12,64 @@ namespace advection_detail {
 
 using Plane = FaceVelocity::Plane;
 
-/// Doubles in one velocity plane of `box`: the nodes of the box grown by 2 in x and y.
-long plane_size(const Box& box) {
+// Tells the compiler that the iterations of the loop that follows are independent: each
+// writes its own element, and reads nothing that another writes. GCC cannot see that
+// through the pointers of Field3, and gives up past ten run-time alias checks.
+#if defined(__clang__)
+#define PW_INDEPENDENT_ITERATIONS _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(__CUDACC__)
+#define PW_INDEPENDENT_ITERATIONS _Pragma("GCC ivdep")
+#else
+#define PW_INDEPENDENT_ITERATIONS
+#endif
+
+/// for_each_cell, with the i loop of each (j, k) row in one work item on host backends,
+/// written so that the compiler vectorizes it. It does not vectorize the inner loop of
+/// Kokkos 3's MDRange: GCC sees its index as a wrapping unsigned sum, so no address in
+/// it is affine. Device backends keep one cell per thread. f must not write what another
+/// cell reads. (Belongs beside for_each_cell in amr/fab.hpp once other kernels want it.)
+template <class F>
+void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if constexpr (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
+    for_each_cell(label, b, f);
+  } else {
+    if (b.empty()) return;
+    const int lo0 = b.lo[0], hi0 = b.hi[0], lo1 = b.lo[1], lo2 = b.lo[2];
+    const int n1 = b.size()[1];
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, n1 * b.size()[2]),
+        KOKKOS_LAMBDA(int row) {
+          const int j = lo1 + row % n1, k = lo2 + row / n1;
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = lo0; i <= hi0; ++i)
+            f(i, j, k);
+        });
+  }
+}
+
+/// Nodes of the velocity planes of `box` in x and y: those of the box grown by 2.
+IntVect plane_nodes(const Box& box) {
   const Box p = grow(box, IntVect{2, 2, 0});
-  return long(p.size()[0] + 1) * (p.size()[1] + 1);
+  return {p.size()[0] + 1, p.size()[1] + 1, 1};
+}
+
+/// Doubles that fill_face_velocity needs for `box`: two velocity planes, the nodal stream
+/// function and its factors.
+long velocity_size(const Box& box) {
+  const IntVect n = plane_nodes(box);
+  return 3L * n[0] * n[1] + n[0] + n[1];
 }
 
 /// Face velocities of field f at time t over the faces of box grown by 2 in x and y, in
-/// 3 * plane_size(box) doubles at mem (two planes and the nodal stream function).
+/// velocity_size(box) doubles at mem.
 FaceVelocity fill_face_velocity(const LevelGeom& g, const VelocityField& f,
                                 const Box& box, double t, double* mem) {
   const Box p = grow(box, IntVect{2, 2, 0});
-  const int ni = p.size()[0] + 1, nj = p.size()[1] + 1;
+  const int ni = plane_nodes(box)[0], nj = plane_nodes(box)[1];
   const long n = long(ni) * nj;
-  FaceVelocity vel;
-  vel.u = Plane(mem, nj, ni);
-  vel.v = Plane(mem + n, nj, ni);
-  vel.lo0 = p.lo[0];
-  vel.lo1 = p.lo[1];
-  vel.w = f.w();
-  const Plane u = vel.u, v = vel.v;
+  const Plane u(mem, nj, ni), v(mem + n, nj, ni);
+  const FaceVelocity vel(u, v, p.lo[0], p.lo[1], f.w());
   const Box nodes{{0, 0, 0}, {ni - 1, nj - 1, 0}};  // plane offsets
   if (f.kind == VelocityKind::uniform) {
     const double ux = f.uniform[0], uy = f.uniform[1];
@@ -41,12 +79,16 @@ FaceVelocity fill_face_velocity(const LevelGeom& g, const VelocityField& f,
     return vel;
   }
   const Plane psi(mem + 2 * n, nj, ni);
+  double* fac = mem + 3 * n;
   const StreamFunction s = f.stream_at(t);
   const int lo0 = p.lo[0], lo1 = p.lo[1];
   const double inv_dx = 1.0 / g.dx[0], inv_dy = 1.0 / g.dx[1];
   for_each_cell(
+      "advection::stream_factors", Box{{0, 0, 0}, {ni + nj - 1, 0, 0}},
+      KOKKOS_LAMBDA(int m, int, int) { stream_factor(m, fac, ni, s, g, lo0, lo1); });
+  for_each_cell(
       "advection::stream_nodes", nodes,
-      KOKKOS_LAMBDA(int i, int j, int) { stream_node(i, j, psi, s, g, lo0, lo1); });
+      KOKKOS_LAMBDA(int i, int j, int) { stream_node(i, j, psi, s, fac, ni); });
   for_each_cell(
       "advection::face_velocity", nodes, KOKKOS_LAMBDA(int i, int j, int) {
         face_velocity_from_stream(i, j, u, v, psi, inv_dx, inv_dy);
@@ -54,120 +96,123 @@ FaceVelocity fill_face_velocity(const LevelGeom& g, const VelocityField& f,
   return vel;
 }
 
-/// Face states live on the faces of box grown by one cell in the used directions.
+/// Face states live on the faces of box grown by one cell in the used directions, and the
+/// per-cell terms on its cells (the same arrays, one slot larger than needed).
 template <int DIM>
 Box state_box(const Box& box) {
   const IntVect one = IntVect::in_dims(DIM, 1, 0);
   return {box.lo - one, box.hi + one * 2};
 }
 
-/// Doubles of scratch that advance_patch<DIM> needs after the velocity planes.
+/// Arrays of scratch that advance_patch<DIM> needs after the velocity planes: the normal
+/// predictors and transverse terms, and in 3D the two flux corrections.
 template <int DIM>
 long state_size(const Box& box) {
-  return (DIM == 2 ? 2 : 9) * state_box<DIM>(box).num_cells();
+  return (DIM == 2 ? 4 : 8) * state_box<DIM>(box).num_cells();
 }
 
 /// The CTU update of every component of `box`, with face states in state_size doubles at
-/// mem. Index ranges are the least each later stage reads (see nghost()).
+/// mem. Index ranges are the least each later stage reads (see nghost()), for either
+/// upwind direction: every value that a select may discard has been computed too.
 template <int DIM>
 void advance_patch(const LevelGeom& g, const Box& box, const Array4& u_old,
                    const Array4& u_new, const Array4 flux[3], double dt, int ncomp,
                    const FaceVelocity& vel, double* mem) {
   const Box sb = state_box<DIM>(box);
   const long ns = sb.num_cells();
-  Scratch3 st[9];
-  for (int n = 0; n < (DIM == 2 ? 2 : 9); ++n) {
-    st[n].v = Scratch3::View(mem + n * ns, sb.size()[2], sb.size()[1], sb.size()[0]);
-    st[n].lo = sb.lo;
+  CtuStates st;
+  for (int d = 0; d < DIM; ++d) {
+    st.p[d] = field_over(mem + d * ns, sb);
+    st.t[d] = field_over(mem + (DIM + d) * ns, sb);
   }
-  // Normal predictors, then (3D) pD_T: the D-face state corrected by direction T.
-  const Scratch3 px = st[0], py = st[1], pz = st[2];
-  const Scratch3 pxy = st[3], pxz = st[4], pyx = st[5], pyz = st[6], pzx = st[7],
-                 pzy = st[8];
-  const Array4 fx = flux[0], fy = flux[1], fz = flux[2];
+  const Field3 px = st.p[0], py = st.p[1], pz = st.p[2];
+  const Field3 tx = st.t[0], ty = st.t[1], tz = st.t[2];
+  // 3D: the flux corrections of the cells beside the faces of one direction at a time.
+  Field3 a1, a2;
+  if constexpr (DIM == 3) {
+    a1 = field_over(mem + 6 * ns, sb);
+    a2 = field_over(mem + 7 * ns, sb);
+  }
   const double dtdx = dt / g.dx[0], dtdy = dt / g.dx[1], dtdz = dt / g.dx[2];
+  const double dt3[3] = {dtdx / 3.0, dtdy / 3.0, dtdz / 3.0};
+  const double hdt[3] = {0.5 * dtdx, 0.5 * dtdy, 0.5 * dtdz};
   const IntVect ex = IntVect::unit(0), ey = IntVect::unit(1), ez = IntVect::unit(2);
   const IntVect one = IntVect::in_dims(DIM, 1, 0);
 
   for (int c = 0; c < ncomp; ++c) {
+    const Field3 u = component(u_old, c), un = component(u_new, c);
+    const Field3 fx = component(flux[0], c), fy = component(flux[1], c),
+                 fz = DIM == 3 ? component(flux[2], c) : Field3{};
     // Normal predictors on the faces of box grown by one sideways (the corner terms read
-    // the upwind cell's neighbours).
-    for_each_cell(
+    // the upwind cell's neighbours), then the transverse terms of the cells beside them.
+    for_each_cell_simd(
         "advection::predict_x", faces(grow(box, one - ex), 0),
         KOKKOS_LAMBDA(int i, int j, int k) {
-          predict_face<0>(i, j, k, px, u_old, c, vel, dtdx);
+          predict_face<0>(i, j, k, px, u, vel, dtdx);
         });
-    for_each_cell(
+    for_each_cell_simd(
         "advection::predict_y", faces(grow(box, one - ey), 1),
         KOKKOS_LAMBDA(int i, int j, int k) {
-          predict_face<1>(i, j, k, py, u_old, c, vel, dtdy);
+          predict_face<1>(i, j, k, py, u, vel, dtdy);
         });
-    if constexpr (DIM == 2) {
-      for_each_cell(
-          "advection::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<0, 1, -1>(i, j, k, fx, c, px, py, py, vel, 0.5 * dtdy, 0.0);
-          });
-      for_each_cell(
-          "advection::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<1, 0, -1>(i, j, k, fy, c, py, px, px, vel, 0.5 * dtdx, 0.0);
-          });
-    } else {
-      for_each_cell(
+    if constexpr (DIM == 3) {
+      for_each_cell_simd(
           "advection::predict_z", faces(grow(box, one - ez), 2),
           KOKKOS_LAMBDA(int i, int j, int k) {
-            predict_face<2>(i, j, k, pz, u_old, c, vel, dtdz);
-          });
-      // pD_T is read by the final D' flux (D' the third direction) in the upwind cells of
-      // D' faces, so it is needed on the D-faces of box grown by one along D' only.
-      const double tx = dtdx / 3.0, ty = dtdy / 3.0, tz = dtdz / 3.0;
-      for_each_cell(
-          "advection::corner_xy", faces(grow(box, ez), 0),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_third<0, 1>(i, j, k, pxy, px, py, vel, ty);
-          });
-      for_each_cell(
-          "advection::corner_xz", faces(grow(box, ey), 0),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_third<0, 2>(i, j, k, pxz, px, pz, vel, tz);
-          });
-      for_each_cell(
-          "advection::corner_yx", faces(grow(box, ez), 1),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_third<1, 0>(i, j, k, pyx, py, px, vel, tx);
-          });
-      for_each_cell(
-          "advection::corner_yz", faces(grow(box, ex), 1),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_third<1, 2>(i, j, k, pyz, py, pz, vel, tz);
-          });
-      for_each_cell(
-          "advection::corner_zx", faces(grow(box, ey), 2),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_third<2, 0>(i, j, k, pzx, pz, px, vel, tx);
-          });
-      for_each_cell(
-          "advection::corner_zy", faces(grow(box, ex), 2),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_third<2, 1>(i, j, k, pzy, pz, py, vel, ty);
-          });
-      const double hx = 0.5 * dtdx, hy = 0.5 * dtdy, hz = 0.5 * dtdz;
-      for_each_cell(
-          "advection::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<0, 1, 2>(i, j, k, fx, c, px, pyz, pzy, vel, hy, hz);
-          });
-      for_each_cell(
-          "advection::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<1, 0, 2>(i, j, k, fy, c, py, pxz, pzx, vel, hx, hz);
-          });
-      for_each_cell(
-          "advection::flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<2, 0, 1>(i, j, k, fz, c, pz, pxy, pyx, vel, hx, hy);
+            predict_face<2>(i, j, k, pz, u, vel, dtdz);
           });
     }
-    for_each_cell(
+    for_each_cell_simd(
+        "advection::transverse_x", grow(box, one - ex),
+        KOKKOS_LAMBDA(int i, int j, int k) { transverse_cell<0>(i, j, k, tx, px, vel); });
+    for_each_cell_simd(
+        "advection::transverse_y", grow(box, one - ey),
+        KOKKOS_LAMBDA(int i, int j, int k) { transverse_cell<1>(i, j, k, ty, py, vel); });
+    if constexpr (DIM == 2) {
+      const double hx = hdt[0], hy = hdt[1];
+      for_each_cell_simd(
+          "advection::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_flux_2d<0>(i, j, k, fx, px, ty, vel, hy);
+          });
+      for_each_cell_simd(
+          "advection::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_flux_2d<1>(i, j, k, fy, py, tx, vel, hx);
+          });
+    } else {
+      for_each_cell_simd(
+          "advection::transverse_z", grow(box, one - ez),
+          KOKKOS_LAMBDA(int i, int j, int k) {
+            transverse_cell<2>(i, j, k, tz, pz, vel);
+          });
+      // Per direction D: the corrections of the cells beside D-faces, then the fluxes.
+      for_each_cell_simd(
+          "advection::corrections_x", grow(box, ex), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_corrections<1, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
+          });
+      for_each_cell_simd(
+          "advection::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_flux<0>(i, j, k, fx, px, a1, a2, vel);
+          });
+      for_each_cell_simd(
+          "advection::corrections_y", grow(box, ey), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_corrections<0, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
+          });
+      for_each_cell_simd(
+          "advection::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_flux<1>(i, j, k, fy, py, a1, a2, vel);
+          });
+      for_each_cell_simd(
+          "advection::corrections_z", grow(box, ez), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_corrections<0, 1>(i, j, k, a1, a2, st, vel, dt3, hdt);
+          });
+      for_each_cell_simd(
+          "advection::flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
+            ctu_flux<2>(i, j, k, fz, pz, a1, a2, vel);
+          });
+    }
+    for_each_cell_simd(
         "advection::update", box, KOKKOS_LAMBDA(int i, int j, int k) {
-          conservative_update<DIM>(i, j, k, c, u_new, u_old, fx, fy, fz, dtdx, dtdy,
-                                   dtdz);
+          conservative_update<DIM>(i, j, k, un, u, fx, fy, fz, dtdx, dtdy, dtdz);
         });
   }
 }
@@ -313,7 +358,7 @@ void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u
 
 double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*u*/,
                             double time) const {
-  double* mem = scratch(3 * plane_size(box));
+  double* mem = scratch(velocity_size(box));
   const FaceVelocity vel = fill_face_velocity(g, field_for(g), box, time, mem);
   const int dim = dim_;
   const double ix = 1.0 / g.dx[0], iy = 1.0 / g.dx[1], iz = 1.0 / g.dx[2];
@@ -327,7 +372,7 @@ void Advection::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                         const Array4& u_new, const Array4 flux[3], double time,
                         double dt) const {
   if (box.empty()) return;
-  const long np = 3 * plane_size(box);
+  const long np = velocity_size(box);
   const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
   double* mem = scratch(np + ns);
   // Face velocities at the half step: the predictor and the fluxes are centred there.

@@ -10,112 +10,187 @@
 
 namespace pw {
 
-/// One component of a scratch array over a box of faces, reached by global (i, j, k).
-struct Scratch3 {
-  using View = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged>;
-  View v;
-  IntVect lo;
-  KOKKOS_INLINE_FUNCTION double& operator()(int i, int j, int k) const {
-    return v(k - lo[2], j - lo[1], i - lo[0]);
+/// One component of cell or face data, reached by global (i, j, k) through a pointer and
+/// one folded offset, i contiguous. An access is a multiply-add per direction, where
+/// Array4 subtracts the lower corner first; and loops over i through it vectorize.
+struct Field3 {
+  double* p = nullptr;
+  long sj = 0, sk = 0;  // strides of j and k
+  long off = 0;         // minus the offset of global (0, 0, 0)
+  KOKKOS_FORCEINLINE_FUNCTION double& operator()(int i, int j, int k) const {
+    return p[off + i + sj * j + sk * k];
   }
 };
 
-KOKKOS_INLINE_FUNCTION double abs_of(double a) {
-  return a < 0.0 ? -a : a;
+/// The Field3 of a contiguous array over box b at p.
+inline Field3 field_over(double* p, const Box& b) {
+  Field3 f;
+  f.p = p;
+  f.sj = b.size()[0];
+  f.sk = long(b.size()[0]) * b.size()[1];
+  f.off = -(b.lo[0] + f.sj * b.lo[1] + f.sk * b.lo[2]);
+  return f;
 }
 
-/// Monotonized-central limited slope (van Leer 1977) from three consecutive cell values.
-KOKKOS_INLINE_FUNCTION double mc_slope(double am, double a0, double ap) {
+/// Component c of a (an empty Field3 where a holds no data).
+inline Field3 component(const Array4& a, int c) {
+  Field3 f;
+  if (a.v.data() == nullptr) return f;
+  f.p = a.v.data() + c * a.v.stride(0);
+  f.sj = long(a.v.stride(2));
+  f.sk = long(a.v.stride(1));
+  f.off = -(a.lo[0] + f.sj * a.lo[1] + f.sk * a.lo[2]);
+  return f;
+}
+
+/// The CTU states of one component: the normal predictors p[d] on d-faces and the
+/// transverse terms t[d] on cells (transverse_cell).
+struct CtuStates {
+  Field3 p[3], t[3];
+};
+
+// The per-face and per-cell functions of advance() are forced inline: a call left in the
+// loop over i (GCC declines to inline the larger ones) would stop its vectorization.
+//
+// Upwinding below chooses between the values of the two cells beside a face by a select,
+// never by an index that depends on the velocity (a gather, which does not vectorize),
+// and the selects come before the arithmetic that uses them: GCC would otherwise move
+// that arithmetic into branches, which it may not vectorize because it could trap.
+
+/// |a|, keeping the sign of -0 and of NaN, as a < 0 ? -a : a does. Written as a
+/// comparison with -a, which is one max instruction on x86.
+KOKKOS_FORCEINLINE_FUNCTION double abs_of(double a) {
+  return a < -a ? -a : a;
+}
+
+/// Monotonized-central limited slope (van Leer 1977) from three consecutive cell values,
+/// in selects rather than branches. (Not named mc_slope: amr/interp_kernels.hpp defines
+/// an inline pw::mc_slope with another body, and the two must not meet in one program.)
+KOKKOS_FORCEINLINE_FUNCTION double limited_slope(double am, double a0, double ap) {
   const double dl = a0 - am, dr = ap - a0;
-  if (dl * dr <= 0.0) return 0.0;  // extremum: no slope
   const double dc = 0.5 * (ap - am);
   const double lim = 2.0 * (abs_of(dl) < abs_of(dr) ? abs_of(dl) : abs_of(dr));
-  if (abs_of(dc) <= lim) return dc;
-  return dc > 0.0 ? lim : -lim;
-}
-
-/// Upwind cell of the D-face (i, j, k): the lo-side cell (i - e_D) when the face velocity
-/// is
-/// >= 0, the hi-side cell otherwise. Writes it to (iu, ju, ku).
-template <int D>
-KOKKOS_INLINE_FUNCTION void upwind_cell(double vn, int i, int j, int k, int& iu, int& ju,
-                                        int& ku) {
-  const int s = vn < 0.0 ? 0 : 1;
-  iu = i - (D == 0 ? s : 0);
-  ju = j - (D == 1 ? s : 0);
-  ku = k - (D == 2 ? s : 0);
+  const double clipped = dc > 0.0 ? lim : -lim;
+  const double s = abs_of(dc) <= lim ? dc : clipped;
+  return dl * dr <= 0.0 ? 0.0 : s;  // extremum: no slope
 }
 
 /// Predicted state at t + dt/2 on the D-face (i, j, k), from the upwind cell only (the
-/// normal predictor): phi +- (1 -+ vel dt/dx)/2 * slope. The slope of the upwind cell is
-/// computed here: each face needs exactly one, so storing slopes would save no work.
+/// normal predictor): phi +- (1 -+ vel dt/dx)/2 * slope, with the upwind cell's three
+/// values chosen among four. Each face needs one slope, so storing slopes saves no work.
 template <int D>
-KOKKOS_INLINE_FUNCTION void predict_face(int i, int j, int k, const Scratch3& pf,
-                                         const Array4& u, int c, const FaceVelocity& vel,
-                                         double dtdx) {
+KOKKOS_FORCEINLINE_FUNCTION void predict_face(int i, int j, int k, const Field3& pf,
+                                              const Field3& u, const FaceVelocity& vel,
+                                              double dtdx) {
   constexpr int di = D == 0, dj = D == 1, dk = D == 2;
   const double vn = vel.normal<D>(i, j, k);
-  int iu, ju, ku;
-  upwind_cell<D>(vn, i, j, k, iu, ju, ku);
-  const double a0 = u(iu, ju, ku, c);
-  const double slope =
-      mc_slope(u(iu - di, ju - dj, ku - dk, c), a0, u(iu + di, ju + dj, ku + dk, c));
-  const double side = vn < 0.0 ? -0.5 : 0.5;  // toward the face from the cell centre
-  pf(i, j, k) = a0 + side * (1.0 - abs_of(vn) * dtdx) * slope;
+  const double am2 = u(i - 2 * di, j - 2 * dj, k - 2 * dk);
+  const double am1 = u(i - di, j - dj, k - dk), a0 = u(i, j, k);
+  const double ap1 = u(i + di, j + dj, k + dk);
+  const bool hi = vn < 0.0;  // upwind cell on the hi side
+  const double cm = hi ? am1 : am2, c0 = hi ? a0 : am1, cp = hi ? ap1 : a0;
+  const double side = hi ? -0.5 : 0.5;  // toward the face from the cell centre
+  pf(i, j, k) = c0 + side * (1.0 - abs_of(vn) * dtdx) * limited_slope(cm, c0, cp);
 }
 
-/// Transport across the upwind cell (i, j, k) in direction T, in the advective form AMReX
-/// uses: the cell-averaged T velocity times the difference of the T-face states. With the
+/// Transport across cell (i, j, k) in direction T, in the advective form AMReX uses: the
+/// cell-averaged T velocity times the difference of the T-face states. With the
 /// discretely divergence-free velocity this keeps a constant exactly constant.
 template <int T>
-KOKKOS_INLINE_FUNCTION double transverse_term(int i, int j, int k, const Scratch3& pt,
-                                              const FaceVelocity& vel) {
+KOKKOS_FORCEINLINE_FUNCTION double transverse_term(int i, int j, int k, const Field3& pt,
+                                                   const FaceVelocity& vel) {
   constexpr int ti = T == 0, tj = T == 1, tk = T == 2;
   const double vbar =
       0.5 * (vel.normal<T>(i + ti, j + tj, k + tk) + vel.normal<T>(i, j, k));
   return vbar * (pt(i + ti, j + tj, k + tk) - pt(i, j, k));
 }
 
-/// 3D only: the D-face state corrected by the T-direction transport over dt/3 in its
-/// upwind cell (the first corner-coupling stage of Saltzman's CTU).
-template <int D, int T>
-KOKKOS_INLINE_FUNCTION void transverse_third(int i, int j, int k, const Scratch3& out,
-                                             const Scratch3& pd, const Scratch3& pt,
-                                             const FaceVelocity& vel, double dt3_dxt) {
-  int iu, ju, ku;
-  upwind_cell<D>(vel.normal<D>(i, j, k), i, j, k, iu, ju, ku);
-  out(i, j, k) = pd(i, j, k) - dt3_dxt * transverse_term<T>(iu, ju, ku, pt, vel);
+/// The transverse term of cell (i, j, k) from the normal predictors, stored once per
+/// cell: the faces of the other directions whose upwind cell this is correct their
+/// states by it (2D: in the final flux; 3D: in the corner coupling, so each cell's term
+/// serves two face directions).
+template <int T>
+KOKKOS_FORCEINLINE_FUNCTION void transverse_cell(int i, int j, int k, const Field3& out,
+                                                 const Field3& pt,
+                                                 const FaceVelocity& vel) {
+  out(i, j, k) = transverse_term<T>(i, j, k, pt, vel);
 }
 
-/// Flux through the D-face (i, j, k): the predicted state corrected by the transverse
-/// transport over dt/2 in the upwind cell, times the face velocity. q1, q2 are the T1-
-/// and T2-face states (in 3D each already corrected by the other transverse direction);
-/// T2 < 0 in 2D, where the z terms do not exist (so k +- 1 is never read).
-template <int D, int T1, int T2>
-KOKKOS_INLINE_FUNCTION void ctu_flux(int i, int j, int k, const Array4& flux, int c,
-                                     const Scratch3& pd, const Scratch3& q1,
-                                     const Scratch3& q2, const FaceVelocity& vel,
-                                     double hdt_dx1, double hdt_dx2) {
+/// 2D: flux through the D-face (i, j, k): the predicted state corrected by the transport
+/// over dt/2 in direction T in the upwind cell (tt from transverse_cell), times the face
+/// velocity.
+template <int D>
+KOKKOS_FORCEINLINE_FUNCTION void ctu_flux_2d(int i, int j, int k, const Field3& flux,
+                                             const Field3& pd, const Field3& tt,
+                                             const FaceVelocity& vel, double hdt_dxt) {
+  constexpr int di = D == 0, dj = D == 1;
   const double vn = vel.normal<D>(i, j, k);
-  int iu, ju, ku;
-  upwind_cell<D>(vn, i, j, k, iu, ju, ku);
-  double st = pd(i, j, k) - hdt_dx1 * transverse_term<T1>(iu, ju, ku, q1, vel);
-  if constexpr (T2 >= 0) st -= hdt_dx2 * transverse_term<T2>(iu, ju, ku, q2, vel);
-  flux(i, j, k, c) = vn * st;
+  const double th = tt(i, j, k), tl = tt(i - di, j - dj, k);
+  const double tu = vn < 0.0 ? th : tl;
+  flux(i, j, k) = vn * (pd(i, j, k) - hdt_dxt * tu);
 }
 
-/// u_new = u_old - dt/dx_d (F_hi - F_lo) summed over the DIM directions. Reads u_old only
-/// at (i, j, k), so u_new may alias u_old.
+/// 3D: the corrections that cell (i, j, k) makes to the fluxes through its D-faces (D
+/// the direction other than T1 and T2) when it is their upwind cell: the transport across
+/// the cell over dt/2 in direction T1 (stored in a1), then in T2 (a2). The T1-face states
+/// of the cell are first corrected by the T2 transport over dt/3 in their own upwind
+/// cells, and vice versa: Saltzman's corner coupling, formed here from the transverse
+/// terms s.t rather than stored per face. dt3[d] = dt / (3 dx_d), hdt[d] = dt / (2 dx_d).
+template <int T1, int T2>
+KOKKOS_FORCEINLINE_FUNCTION void ctu_corrections(int i, int j, int k, const Field3& a1,
+                                                 const Field3& a2, const CtuStates& s,
+                                                 const FaceVelocity& vel,
+                                                 const double dt3[3],
+                                                 const double hdt[3]) {
+  constexpr int i1 = T1 == 0, j1 = T1 == 1, k1 = T1 == 2;
+  constexpr int i2 = T2 == 0, j2 = T2 == 1, k2 = T2 == 2;
+  const Field3 &p1 = s.p[T1], &p2 = s.p[T2], &t1 = s.t[T1], &t2 = s.t[T2];
+  // The cell's lo and hi T1-faces, and the T2 terms of the cells upwind of them.
+  const double v1m = vel.normal<T1>(i, j, k),
+               v1p = vel.normal<T1>(i + i1, j + j1, k + k1);
+  const double t2m = t2(i - i1, j - j1, k - k1), t20 = t2(i, j, k);
+  const double t2p = t2(i + i1, j + j1, k + k1);
+  // Its T2-faces and the T1 terms of their upwind cells.
+  const double v2m = vel.normal<T2>(i, j, k),
+               v2p = vel.normal<T2>(i + i2, j + j2, k + k2);
+  const double t1m = t1(i - i2, j - j2, k - k2), t10 = t1(i, j, k);
+  const double t1p = t1(i + i2, j + j2, k + k2);
+  const double u1m = v1m < 0.0 ? t20 : t2m, u1p = v1p < 0.0 ? t2p : t20;
+  const double u2m = v2m < 0.0 ? t10 : t1m, u2p = v2p < 0.0 ? t1p : t10;
+  // The corner-coupled face states, and the transport they give across the cell.
+  const double q1m = p1(i, j, k) - dt3[T2] * u1m;
+  const double q1p = p1(i + i1, j + j1, k + k1) - dt3[T2] * u1p;
+  const double q2m = p2(i, j, k) - dt3[T1] * u2m;
+  const double q2p = p2(i + i2, j + j2, k + k2) - dt3[T1] * u2p;
+  a1(i, j, k) = hdt[T1] * (0.5 * (v1p + v1m) * (q1p - q1m));
+  a2(i, j, k) = hdt[T2] * (0.5 * (v2p + v2m) * (q2p - q2m));
+}
+
+/// 3D: flux through the D-face (i, j, k): the predicted state minus the corrections a1,
+/// then a2, of the upwind cell (ctu_corrections), times the face velocity.
+template <int D>
+KOKKOS_FORCEINLINE_FUNCTION void ctu_flux(int i, int j, int k, const Field3& flux,
+                                          const Field3& pd, const Field3& a1,
+                                          const Field3& a2, const FaceVelocity& vel) {
+  constexpr int di = D == 0, dj = D == 1, dk = D == 2;
+  const double vn = vel.normal<D>(i, j, k);
+  const double a1h = a1(i, j, k), a1l = a1(i - di, j - dj, k - dk);
+  const double a2h = a2(i, j, k), a2l = a2(i - di, j - dj, k - dk);
+  const bool hi = vn < 0.0;  // upwind cell on the hi side
+  const double c1 = hi ? a1h : a1l, c2 = hi ? a2h : a2l;
+  flux(i, j, k) = vn * ((pd(i, j, k) - c1) - c2);
+}
+
+/// u_new = u_old - dt/dx_d (F_hi - F_lo) summed over the DIM directions, for one
+/// component. Reads u_old only at (i, j, k), so u_new may alias u_old.
 template <int DIM>
-KOKKOS_INLINE_FUNCTION void conservative_update(int i, int j, int k, int c,
-                                                const Array4& u_new, const Array4& u_old,
-                                                const Array4& fx, const Array4& fy,
-                                                const Array4& fz, double dtdx,
-                                                double dtdy, double dtdz) {
-  double du = dtdx * (fx(i + 1, j, k, c) - fx(i, j, k, c)) +
-              dtdy * (fy(i, j + 1, k, c) - fy(i, j, k, c));
-  if constexpr (DIM == 3) du += dtdz * (fz(i, j, k + 1, c) - fz(i, j, k, c));
-  u_new(i, j, k, c) = u_old(i, j, k, c) - du;
+KOKKOS_FORCEINLINE_FUNCTION void conservative_update(
+    int i, int j, int k, const Field3& u_new, const Field3& u_old, const Field3& fx,
+    const Field3& fy, const Field3& fz, double dtdx, double dtdy, double dtdz) {
+  double du =
+      dtdx * (fx(i + 1, j, k) - fx(i, j, k)) + dtdy * (fy(i, j + 1, k) - fy(i, j, k));
+  if constexpr (DIM == 3) du += dtdz * (fz(i, j, k + 1) - fz(i, j, k));
+  u_new(i, j, k) = u_old(i, j, k) - du;
 }
 
 /// 1 / max_d (|vel_d| / dx_d) of cell (i, j, k), with the larger of its two face speeds
