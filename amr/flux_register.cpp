@@ -85,27 +85,33 @@ void FluxRegister::add_fine(int patch, const Fab flux[3], double dt_fine) {
 void FluxRegister::reflux(std::vector<Fab>& crse_u, const std::vector<Fab> crse_flux[3],
                           double dt_crse, const Comm& comm) {
   plan_.copy(sums_, recv_, comm);
-  for (size_t n = 0; n < pieces_.size(); ++n) {
-    if (recv_[n].data.size() == 0) continue;
-    const Piece& pc = pieces_[n];
-    const Side& sd = sides_[pc.side];
-    const int d = sd.dir;
-    const Array4 u = crse_u[pc.crse].array();
-    const Array4 f = crse_flux[d][pc.crse].array();
-    const Array4 fine = recv_[n].array();
-    // Lo side of the fine patch: the corrected face is the hi face of the outside cell.
-    const IntVect face_off = sd.side == 0 ? IntVect::unit(d) : IntVect{};
-    const double sign = sd.side == 0 ? -1.0 : 1.0;
-    const double inv_dx = 1.0 / geom_.dx[d];
-    const int nc = u.v.extent(0);
-    for_each_cell(
-        "flux_register::reflux", pc.cells, KOKKOS_LAMBDA(int i, int j, int k) {
-          for (int c = 0; c < nc; ++c) {
-            const double fc = f(i + face_off[0], j + face_off[1], k + face_off[2], c);
-            u(i, j, k, c) += sign * (fine(i, j, k, c) - dt_crse * fc) * inv_dx;
-          }
-        });
-  }
+  // A coarse cell can be corrected through several faces. Applying the corrections class
+  // by class (x-lo, x-hi, y-lo, ...) fixes the order of the additions whatever the
+  // patches of the fine level are and whichever rank owns them: within one class a coarse
+  // cell has at most one corrected face.
+  for (int cls = 0; cls < 2 * dim_; ++cls)
+    for (size_t n = 0; n < pieces_.size(); ++n) {
+      if (recv_[n].data.size() == 0) continue;
+      const Piece& pc = pieces_[n];
+      const Side& sd = sides_[pc.side];
+      if (2 * sd.dir + sd.side != cls) continue;
+      const int d = sd.dir;
+      const Array4 u = crse_u[pc.crse].array();
+      const Array4 f = crse_flux[d][pc.crse].array();
+      const Array4 fine = recv_[n].array();
+      // Lo side of the fine patch: the corrected face is the hi face of the outside cell.
+      const IntVect face_off = sd.side == 0 ? IntVect::unit(d) : IntVect{};
+      const double sign = sd.side == 0 ? -1.0 : 1.0;
+      const double inv_dx = 1.0 / geom_.dx[d];
+      const int nc = u.v.extent(0);
+      for_each_cell(
+          "flux_register::reflux", pc.cells, KOKKOS_LAMBDA(int i, int j, int k) {
+            for (int c = 0; c < nc; ++c) {
+              const double fc = f(i + face_off[0], j + face_off[1], k + face_off[2], c);
+              u(i, j, k, c) += sign * (fine(i, j, k, c) - dt_crse * fc) * inv_dx;
+            }
+          });
+    }
 }
 
 }  // namespace pw

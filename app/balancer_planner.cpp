@@ -5,7 +5,10 @@
 namespace pw {
 
 BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks)
-    : balancer_(make_balancer(deck)), cfg_(cfg), ranks_(RankInfo::uniform(nranks)) {
+    : balancer_(make_balancer(
+          deck, SplitRules{cfg.geom0.dim, cfg.blocking_factor, cfg.blocking_factor})),
+      cfg_(cfg),
+      ranks_(RankInfo::uniform(nranks)) {
   const std::string levels = deck.get<std::string>("balance.levels", "each");
   if (levels != "each" && levels != "all")
     deck.fail("balance.levels", "expected \"each\" or \"all\", got '" + levels + "'");

@@ -29,6 +29,15 @@ struct RankInfo {
   }
 };
 
+/// What a balancer that splits patches must respect: pieces are aligned to and multiples
+/// of the blocking factor (in the patch's level index space) in the first `dim`
+/// directions, and no side shorter than min_size. (Whole patches already satisfy both.)
+struct SplitRules {
+  int dim = 3;
+  int blocking_factor = 1;
+  int min_size = 1;
+};
+
 /// The outcome of balancing: the patches (possibly split) with an owner each. `source[i]`
 /// is the index of the input patch that boxes[i] came from, so that data can follow.
 struct Plan {
@@ -48,13 +57,16 @@ class Balancer {
                     const RankInfo& ranks) const = 0;
 };
 
-using BalancerFactory = std::function<std::unique_ptr<Balancer>(const Deck&)>;
+/// Makes a balancer; it reads its own parameters from the deck's [balance.<name>] table
+/// (paper defaults when absent) and reports bad ones with deck.fail.
+using BalancerFactory =
+    std::function<std::unique_ptr<Balancer>(const Deck&, const SplitRules&)>;
 
 /// The balancers known by name, for the deck's balance.method.
 const std::map<std::string, BalancerFactory>& balancer_registry();
 
 /// Read balance.method (default "round_robin") and make that balancer; an unknown name is
 /// a UserError listing the known ones.
-std::unique_ptr<Balancer> make_balancer(const Deck& deck);
+std::unique_ptr<Balancer> make_balancer(const Deck& deck, const SplitRules& rules);
 
 }  // namespace pw

@@ -9,13 +9,15 @@ namespace pw {
 
 const std::map<std::string, BalancerFactory>& balancer_registry() {
   static const std::map<std::string, BalancerFactory> registry = {
-      {"round_robin", [](const Deck&) { return std::make_unique<RoundRobin>(); }},
-      {"knapsack", [](const Deck&) { return std::make_unique<Knapsack>(); }},
+      {"round_robin",
+       [](const Deck&, const SplitRules&) { return std::make_unique<RoundRobin>(); }},
+      {"knapsack",
+       [](const Deck&, const SplitRules&) { return std::make_unique<Knapsack>(); }},
   };
   return registry;
 }
 
-std::unique_ptr<Balancer> make_balancer(const Deck& deck) {
+std::unique_ptr<Balancer> make_balancer(const Deck& deck, const SplitRules& rules) {
   const std::string method = deck.get<std::string>("balance.method", "round_robin");
   const auto& reg = balancer_registry();
   auto it = reg.find(method);
@@ -26,7 +28,7 @@ std::unique_ptr<Balancer> make_balancer(const Deck& deck) {
     deck.fail("balance.method",
               "unknown balancer '" + method + "'; known: " + known.str());
   }
-  return it->second(deck);
+  return it->second(deck, rules);
 }
 
 }  // namespace pw
