@@ -26,7 +26,7 @@ pw_bad_deck(domain_blocking "domain.n_cell: expected a multiple of amr.blocking_
 pw_bad_deck(ratio "amr.ref_ratio: expected 2 or 4, got 3" ${PW_GOOD_DECK} amr.ref_ratio=3)
 pw_bad_deck(ratio_count "amr.ref_ratio: expected a single integer or an array of 2"
   ${PW_GOOD_DECK} amr.ref_ratio=[2])
-pw_bad_deck(unknown_balancer "balance.method: unknown balancer 'nope'; known: knapsack, round_robin"
+pw_bad_deck(unknown_balancer "balance.method: unknown balancer 'nope'; known: "
   ${PW_GOOD_DECK} balance.method=nope)
 pw_bad_deck(unknown_velocity "advection.velocity: expected one of uniform, rotation, swirl, got 'foo'"
   ${PW_GOOD_DECK} advection.velocity=foo)
