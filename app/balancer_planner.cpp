@@ -25,13 +25,15 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   for (int l = 0; l < first_free && l < nlev; ++l)
     out[l] = proposed[l];
   double substeps = 1;
+  int refinement = 1;
   std::vector<PatchMeta> patches;
   for (int l = 0; l < nlev; ++l) {
     if (l > 0) substeps *= cfg_.ref_ratio[l - 1];
+    if (l > 0) refinement *= cfg_.ref_ratio[l - 1];
     if (l < first_free) continue;
     for (size_t p = 0; p < proposed[l].size(); ++p)
       patches.push_back({proposed[l].boxes[p], l, proposed[l].owner[p],
-                         double(proposed[l].boxes[p].num_cells()) * substeps});
+                         double(proposed[l].boxes[p].num_cells()) * substeps, refinement});
     if (each_level_ || l == nlev - 1) {
       Plan plan = balancer_->plan(patches, ranks_);
       keep_data_in_place(plan, patches, ranks_);
