@@ -33,7 +33,8 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     if (l < first_free) continue;
     for (size_t p = 0; p < proposed[l].size(); ++p)
       patches.push_back({proposed[l].boxes[p], l, proposed[l].owner[p],
-                         double(proposed[l].boxes[p].num_cells()) * substeps, refinement});
+                         double(proposed[l].boxes[p].num_cells()) * substeps,
+                         refinement});
     if (each_level_ || l == nlev - 1) {
       Plan plan = balancer_->plan(patches, ranks_);
       keep_data_in_place(plan, patches, ranks_);

@@ -18,6 +18,9 @@ struct PatchMeta {
   int level = 0;
   int owner = 0;  // current owner (-1 for a patch that has just been made)
   double cost = 0;
+  // Cells of this level per level-0 cell along an axis: box / refinement is the patch in
+  // level-0 index space, common to all levels (for geometric balancers).
+  int refinement = 1;
 };
 
 struct RankInfo {
