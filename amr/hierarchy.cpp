@@ -47,8 +47,8 @@ void Hierarchy::initialize() {
   std::sort(base.boxes.begin(), base.boxes.end());
   base.owner.assign(base.boxes.size(), -1);
   levels_.clear();
-  // Each new level is planned alone first, so that it can be filled and tagged; the whole
-  // hierarchy is balanced once at the end.
+  // Each new level gets provisional owners (round robin) so that it can be filled and
+  // tagged; the planner balances the whole hierarchy once at the end.
   for (int l = 0; l <= cfg_.max_level; ++l) {
     if (l > 0) {
       LevelLayout next;
@@ -57,11 +57,9 @@ void Hierarchy::initialize() {
       next.owner.assign(next.boxes.size(), -1);
       base = next;
     }
-    std::vector<LevelLayout> proposed;
-    for (const Level& L : levels_)
-      proposed.push_back(L.layout);
-    proposed.push_back(base);
-    levels_.push_back(make_level(l, planner_.plan(proposed, l).back()));
+    for (size_t p = 0; p < base.size(); ++p)
+      base.owner[p] = int(p % size_t(comm_.size()));
+    levels_.push_back(make_level(l, base));
     Level& L = levels_.back();
     allocate(L);
     for (size_t p = 0; p < L.layout.size(); ++p)
@@ -154,7 +152,7 @@ void Hierarchy::build_plans(int l) {
   L.reg = FluxRegister(L.layout, C.layout, C.geom, r, ncomp_, me);
 }
 
-void Hierarchy::remap(int l, const LevelLayout& next) {
+long Hierarchy::remap(int l, const LevelLayout& next) {
   Level& L = levels_[l];
   Level N = make_level(l, next);
   N.t_old = L.t_old;
@@ -196,11 +194,12 @@ void Hierarchy::remap(int l, const LevelLayout& next) {
   std::vector<BoxList> interiors(n);
   for (size_t p = 0; p < n; ++p)
     interiors[p] = {next.boxes[p]};
-  CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me)
-      .copy(L.u_new, N.u_new, comm_);
+  const CopyPlan move = CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me);
+  move.copy(L.u_new, N.u_new, comm_);
   L = std::move(N);
   build_plans(l);
   if (l < finest_level()) build_plans(l + 1);
+  return move.cells_received() * ncomp_ * long(sizeof(double));
 }
 
 void Hierarchy::balance(int first_free) {
@@ -209,8 +208,15 @@ void Hierarchy::balance(int first_free) {
   for (const Level& L : levels_)
     current.push_back(L.layout);
   const std::vector<LevelLayout> planned = planner_.plan(current, first_free);
+  long bytes = 0;
   for (int l = first_free; l <= finest_level(); ++l)
-    if (planned[l] != levels_[l].layout) remap(l, planned[l]);
+    if (planned[l] != levels_[l].layout) bytes += remap(l, planned[l]);
+  // The communication cut: ghost cells whose source patch lives on another rank.
+  long cut = 0;
+  for (const Level& L : levels_)
+    cut += L.ghost_plan.cells_received();
+  events_.push_back(
+      {levels_[0].steps, levels_[0].t_new, comm_.sum(bytes), comm_.sum(cut)});
 }
 
 void Hierarchy::average_down_all() {

@@ -16,6 +16,14 @@
 
 namespace pw {
 
+/// What one balancing step moved, for the balance metrics.
+struct BalanceEvent {
+  int step = 0;  // level-0 steps taken when it happened
+  double time = 0;
+  long bytes_migrated = 0;  // field data that changed rank (all ranks)
+  long cut_cells = 0;  // ghost cells filled from another rank, all levels, afterwards
+};
+
 class Hierarchy {
  public:
   Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner& planner,
@@ -38,8 +46,10 @@ class Hierarchy {
   PhaseTimers& timers() { return timers_; }
   /// Sum over level steps of the cells advanced (all ranks).
   long cell_updates() const { return cell_updates_; }
-  /// Number of regrids and of patches made by them so far.
+  /// Number of regrids so far.
   int regrid_count() const { return regrids_; }
+  /// One entry per call of the planner, in order (every rank holds the same).
+  const std::vector<BalanceEvent>& balance_events() const { return events_; }
 
   /// Fill the ghost cells of level l's u_new at `time` (same level, coarse-fine,
   /// physical).
@@ -56,7 +66,8 @@ class Hierarchy {
   BoxList tag_and_cluster(int l);
   /// Give level l the layout `next`, moving its data: copied from the old layout where it
   /// overlaps, interpolated from level l-1 elsewhere. Rebuilds the plans of l and l+1.
-  void remap(int l, const LevelLayout& next);
+  /// Returns the bytes this rank received from other ranks' old patches.
+  long remap(int l, const LevelLayout& next);
   /// Ask the planner for the owners of levels >= first_free and move their data. Coarser
   /// levels are in the middle of a step (their fluxes and registers are still needed).
   void balance(int first_free);
@@ -76,6 +87,7 @@ class Hierarchy {
   PhaseTimers timers_;
   long cell_updates_ = 0;
   int regrids_ = 0;
+  std::vector<BalanceEvent> events_;
 };
 
 }  // namespace pw

@@ -1,5 +1,7 @@
 #include "app/balancer_planner.hpp"
 
+#include <mpi.h>
+
 #include "balance/relabel.hpp"
 
 namespace pw {
@@ -24,6 +26,7 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   std::vector<LevelLayout> out(proposed.size());
   for (int l = 0; l < first_free && l < nlev; ++l)
     out[l] = proposed[l];
+  PlanRecord rec;
   double substeps = 1;
   int refinement = 1;
   std::vector<PatchMeta> patches;
@@ -36,7 +39,11 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
                          double(proposed[l].boxes[p].num_cells()) * substeps,
                          refinement});
     if (each_level_ || l == nlev - 1) {
+      const double start = MPI_Wtime();
       Plan plan = balancer_->plan(patches, ranks_);
+      rec.seconds += MPI_Wtime() - start;
+      rec.patches += int(patches.size());
+      rec.split += int(plan.boxes.size()) - int(patches.size());
       keep_data_in_place(plan, patches, ranks_);
       for (size_t n = 0; n < plan.boxes.size(); ++n) {
         out[plan.level[n]].boxes.push_back(plan.boxes[n]);
@@ -45,6 +52,17 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
       patches.clear();
     }
   }
+  // Loads of the whole hierarchy, fixed levels included: that is what the ranks will run.
+  std::vector<double> loads(size_t(ranks_.nranks), 0.0);
+  double sub = 1;
+  for (int l = 0; l < nlev; ++l) {
+    if (l > 0) sub *= cfg_.ref_ratio[l - 1];
+    for (size_t p = 0; p < out[l].size(); ++p)
+      loads[size_t(out[l].owner[p])] += double(out[l].boxes[p].num_cells()) * sub /
+                                        ranks_.speed[size_t(out[l].owner[p])];
+  }
+  rec.load = load_metrics(loads);
+  records_.push_back(rec);
   return out;
 }
 

@@ -29,7 +29,8 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     pw::Simulation sim(deck, comm);
     // Every key as used, defaults included, so a log says exactly what ran.
     if (comm.rank() == 0)
-      fmt::print("deck {} on {} ranks, as used:\n{}", deck_path, comm.size(), deck.echo());
+      fmt::print("deck {} on {} ranks, as used:\n{}", deck_path, comm.size(),
+                 deck.echo());
     sim.run(true);
   } catch (const pw::UserError& e) {
     if (comm.rank() == 0) fmt::print(stderr, "patchwork: error: {}\n", e.what());

@@ -24,6 +24,7 @@ RunResult Simulation::run(bool verbose) {
   const double start = MPI_Wtime();
   hierarchy_->initialize();
   r.initial_totals = component_totals(*hierarchy_);
+  report_balancing(r, verbose);
   Hierarchy& h = *hierarchy_;
   while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
@@ -31,6 +32,7 @@ RunResult Simulation::run(bool verbose) {
     h.advance(dt);
     ++r.steps;
     if (verbose) print_step(r.steps, dt);
+    report_balancing(r, verbose);
   }
   r.wall_seconds = MPI_Wtime() - start;
   r.time = h.time();
@@ -54,6 +56,28 @@ void Simulation::print_step(int step, double dt) const {
   std::fflush(stdout);
 }
 
+void Simulation::report_balancing(RunResult& r, bool verbose) {
+  const auto& events = hierarchy_->balance_events();
+  const auto& records = planner_->records();
+  for (; reported_ < events.size() && reported_ < records.size(); ++reported_) {
+    const BalanceEvent& e = events[reported_];
+    const PlanRecord& p = records[reported_];
+    r.balance.add(p.load);
+    r.bytes_migrated += e.bytes_migrated;
+    r.patches_split += p.split;
+    r.balancer_seconds += p.seconds;
+    if (!verbose || comm_.rank() != 0) continue;
+    fmt::print(
+        "balance {:4d} step {} {}: imbalance {:.4f} std {:.4f} idle {:.1f}% est. balance "
+        "{:.1f}% I {:.4f} | {} patches, {} split, migrated {:.3f} MB, cut {} ghost "
+        "cells, "
+        "{:.3f} ms\n",
+        reported_ + 1, e.step, planner_->balancer().name(), p.load.imbalance, p.load.std,
+        100 * p.load.idle, 100 * p.load.estimated_balance, p.load.uintah_i, p.patches,
+        p.split, e.bytes_migrated / 1e6, e.cut_cells, 1e3 * p.seconds);
+  }
+}
+
 void Simulation::print_summary(const RunResult& r) const {
   // Phase times differ between ranks; report the slowest rank's, as that sets the pace.
   std::vector<std::pair<std::string, double>> phases;
@@ -74,6 +98,14 @@ void Simulation::print_summary(const RunResult& r) const {
     fmt::print("total {}: initial {:.17e} final {:.17e} relative change {:.3e}\n",
                physics_->component_names()[c], t0, r.final_totals[c], rel);
   }
+  const LoadMetrics& m = r.balance.mean;
+  fmt::print(
+      "balance summary ({}, {} balancing steps): imbalance_ratio {:.4f} avg_std {:.4f} "
+      "idle_procs {:.2f}% estimated load balance {:.2f}% I {:.4f}; migrated {:.3f} MB, "
+      "{} patches split, balancer time {:.3f} ms\n",
+      planner_->balancer().name(), r.balance.steps, m.imbalance, m.std, 100 * m.idle,
+      100 * m.estimated_balance, m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
+      1e3 * r.balancer_seconds);
   fmt::print("fingerprint: {:016x}\n", r.fingerprint);
   std::fflush(stdout);
 }

@@ -23,6 +23,10 @@ struct RunResult {
   double wall_seconds = 0;
   int finest_level = 0;
   int regrids = 0;
+  MetricsSummary balance;  // load metrics averaged over the balancing steps
+  long bytes_migrated = 0;
+  int patches_split = 0;
+  double balancer_seconds = 0;
 };
 
 class Simulation {
@@ -39,6 +43,8 @@ class Simulation {
 
  private:
   void print_step(int step, double dt) const;
+  /// Log the balancing steps made since the last call and add them to r.
+  void report_balancing(RunResult& r, bool verbose);
   void print_summary(const RunResult& r) const;
 
   Comm comm_;
@@ -46,6 +52,7 @@ class Simulation {
   std::unique_ptr<Physics> physics_;
   std::unique_ptr<BalancerPlanner> planner_;
   std::unique_ptr<Hierarchy> hierarchy_;
+  size_t reported_ = 0;  // balancing steps already logged
 };
 
 }  // namespace pw
