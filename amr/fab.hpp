@@ -29,7 +29,6 @@ struct Fab {
   Fab() = default;
   Fab(const std::string& label, const Box& b, int ncomp)
       : box(b), data(label, ncomp, b.size()[2], b.size()[1], b.size()[0]) {}
-  bool allocated() const { return data.size() > 0 || box.empty(); }
   int ncomp() const { return int(data.extent(0)); }
   Array4 array() const { return {data, box.lo}; }
 };

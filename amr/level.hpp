@@ -33,10 +33,7 @@ struct Level {
   FluxRegister reg;                     // this level's fluxes vs the coarse level's
 
   bool owns(int p, int rank) const { return layout.owner[p] == rank; }
-  long num_cells() const { return num_cells(layout.boxes); }
-
- private:
-  static long num_cells(const BoxList& b) { return pw::num_cells(b); }
+  long num_cells() const { return pw::num_cells(layout.boxes); }
 };
 
 }  // namespace pw
