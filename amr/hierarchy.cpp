@@ -28,6 +28,8 @@ void Hierarchy::allocate(Level& L) {
   const size_t n = L.layout.size();
   L.u_new.assign(n, Fab());
   L.u_old.assign(n, Fab());
+  L.seconds.assign(n, 0.0);
+  L.timed_steps = 0;
   for (int d = 0; d < 3; ++d)
     L.flux[d].assign(n, Fab());
   for (size_t p = 0; p < n; ++p) {
@@ -217,6 +219,26 @@ void Hierarchy::balance(int first_free) {
     cut += L.ghost_plan.cells_received();
   events_.push_back(
       {levels_[0].steps, levels_[0].t_new, comm_.sum(bytes), comm_.sum(cut)});
+}
+
+void Hierarchy::report_costs() {
+  std::vector<LevelLayout> layouts;
+  std::vector<std::vector<double>> per_step;
+  double substeps = 1;  // level-l steps per coarse step
+  for (int l = 0; l <= finest_level(); ++l) {
+    Level& L = levels_[l];
+    if (l > 0) substeps *= cfg_.ref_ratio[l - 1];
+    layouts.push_back(L.layout);
+    // Each rank knows its own patches' times; the sum over ranks gives every rank all.
+    std::vector<double> s = comm_.sum(L.seconds);
+    const double scale = L.timed_steps > 0 ? substeps / L.timed_steps : 0.0;
+    for (double& x : s)
+      x *= scale;
+    per_step.push_back(std::move(s));
+    std::fill(L.seconds.begin(), L.seconds.end(), 0.0);
+    L.timed_steps = 0;
+  }
+  planner_.observe(layouts, per_step);
 }
 
 void Hierarchy::average_down_all() {

@@ -68,6 +68,9 @@ class Hierarchy {
   /// overlaps, interpolated from level l-1 elsewhere. Rebuilds the plans of l and l+1.
   /// Returns the bytes this rank received from other ranks' old patches.
   long remap(int l, const LevelLayout& next);
+  /// Tell the planner the measured time per coarse step of every patch, and restart
+  /// timing.
+  void report_costs();
   /// Ask the planner for the owners of levels >= first_free and move their data. Coarser
   /// levels are in the middle of a step (their fluxes and registers are still needed).
   void balance(int first_free);

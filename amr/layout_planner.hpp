@@ -19,6 +19,11 @@ class LayoutPlanner {
   /// must return the same answer.
   virtual std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                         int first_free) = 0;
+  /// Measured wall seconds per coarse step of every patch of the current layouts (the
+  /// same on every rank), handed over before each regrid, for cost models that learn from
+  /// them.
+  virtual void observe(const std::vector<LevelLayout>& layouts,
+                       const std::vector<std::vector<double>>& seconds) = 0;
 };
 
 }  // namespace pw

@@ -21,6 +21,10 @@ struct Level {
   double t_old = 0, t_new = 0;
   int steps = 0;
   int last_regrid_step = 0;
+  // Kernel time of each owned patch, and the level steps it covers, since the last time
+  // the planner was told (measured costs).
+  std::vector<double> seconds;
+  int timed_steps = 0;
 
   // Plans, rebuilt when this level or the next coarser one changes.
   CopyPlan ghost_plan;                // same-level ghost exchange (periodic images too)

@@ -48,6 +48,7 @@ BoxList Hierarchy::tag_and_cluster(int l) {
 }
 
 void Hierarchy::regrid(int base) {
+  report_costs();
   {
     PhaseTimers::Scope timer(timers_, "regrid");
     for (int l = base; l < cfg_.max_level && l <= finest_level(); ++l) {

@@ -10,7 +10,25 @@ BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nra
     : balancer_(make_balancer(
           deck, SplitRules{cfg.geom0.dim, cfg.blocking_factor, cfg.blocking_factor})),
       cfg_(cfg),
+      forecast_(cfg.blocking(), deck.get<int>("balance.forecast_window", 20)),
       ranks_(RankInfo::uniform(nranks)) {
+  if (deck.get<int>("balance.forecast_window", 20) < 1)
+    deck.fail("balance.forecast_window", "expected a positive number of steps");
+  const std::string cost = deck.get<std::string>("balance.cost", "cells");
+  if (cost == "cells") {
+    cost_ = Cost::cells;
+  } else if (cost == "model") {
+    cost_ = Cost::model;
+    cost_patch_ = deck.get<double>("balance.cost_patch", 0.0);
+    cost_cell_ = deck.get<double>("balance.cost_cell", 1.0);
+    if (cost_patch_ < 0 || cost_cell_ < 0 || cost_patch_ + cost_cell_ <= 0)
+      deck.fail("balance.cost_cell", "expected c_p >= 0 and c_c >= 0, not both 0");
+  } else if (cost == "measured") {
+    cost_ = Cost::measured;
+  } else {
+    deck.fail("balance.cost",
+              "expected one of cells, model, measured, got '" + cost + "'");
+  }
   const std::string levels = deck.get<std::string>("balance.levels", "each");
   if (levels != "each" && levels != "all")
     deck.fail("balance.levels", "expected \"each\" or \"all\", got '" + levels + "'");
@@ -36,8 +54,7 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     if (l < first_free) continue;
     for (size_t p = 0; p < proposed[l].size(); ++p)
       patches.push_back({proposed[l].boxes[p], l, proposed[l].owner[p],
-                         double(proposed[l].boxes[p].num_cells()) * substeps,
-                         refinement});
+                         cost(l, proposed[l].boxes[p], substeps), refinement});
     if (each_level_ || l == nlev - 1) {
       const double start = MPI_Wtime();
       Plan plan = balancer_->plan(patches, ranks_);
@@ -64,6 +81,31 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   rec.load = load_metrics(loads);
   records_.push_back(rec);
   return out;
+}
+
+double BalancerPlanner::cost(int level, const Box& box, double substeps) const {
+  const double cells = double(box.num_cells());
+  switch (cost_) {
+    case Cost::model:
+      return (cost_patch_ + cost_cell_ * cells) * substeps;
+    case Cost::measured: {
+      // Until a first measurement, every patch is costed by its cells (one unit for all).
+      const double f = forecast_.predict(level, box);
+      return f >= 0 ? f : cells * substeps;
+    }
+    case Cost::cells:
+      break;
+  }
+  return cells * substeps;
+}
+
+void BalancerPlanner::observe(const std::vector<LevelLayout>& layouts,
+                              const std::vector<std::vector<double>>& seconds) {
+  if (cost_ != Cost::measured) return;
+  for (size_t l = 0; l < layouts.size(); ++l)
+    for (size_t p = 0; p < layouts[l].size(); ++p)
+      if (seconds[l][p] > 0)
+        forecast_.observe(int(l), layouts[l].boxes[p], seconds[l][p]);
 }
 
 }  // namespace pw

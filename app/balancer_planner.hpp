@@ -7,6 +7,7 @@
 #include "amr/amr_config.hpp"
 #include "amr/layout_planner.hpp"
 #include "balance/balancer.hpp"
+#include "balance/cost_forecast.hpp"
 #include "balance/metrics.hpp"
 
 namespace pw {
@@ -21,18 +22,30 @@ struct PlanRecord {
 
 class BalancerPlanner : public LayoutPlanner {
  public:
-  /// Reads balance.method (and its parameters) and balance.levels = "each" (default:
-  /// every level balanced on its own) | "all" (all free levels together).
+  /// Reads balance.method (and its parameters), balance.levels = "each" (default: every
+  /// level balanced on its own) | "all" (all free levels together), and the cost model:
+  /// balance.cost = "cells" (default: cells x substeps) | "model" (W = c_p + c_c N_c per
+  /// step, balance.cost_patch and balance.cost_cell, seed 004 §4.2) | "measured" (kernel
+  /// time forecast per region, balance.forecast_window T = 20, seed 004 §4.2.1).
   BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks);
   std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                 int first_free) override;
+  void observe(const std::vector<LevelLayout>& layouts,
+               const std::vector<std::vector<double>>& seconds) override;
   const Balancer& balancer() const { return *balancer_; }
   /// One record per call of plan(), in order.
   const std::vector<PlanRecord>& records() const { return records_; }
 
  private:
+  enum class Cost { cells, model, measured };
+  /// Cost of a patch of `level` per coarse step (its level takes `substeps` steps).
+  double cost(int level, const Box& box, double substeps) const;
+
   std::unique_ptr<Balancer> balancer_;
   AmrConfig cfg_;
+  Cost cost_ = Cost::cells;
+  double cost_patch_ = 0, cost_cell_ = 1;
+  RegionForecast forecast_;
   RankInfo ranks_;
   bool each_level_ = true;
   std::vector<PlanRecord> records_;
