@@ -259,6 +259,10 @@ Advection::Advection(const Deck& deck, int dim) : dim_(dim) {
   if (dim != 2 && dim != 3) deck.fail("domain.dim", "expected 2 or 3");
   ncomp_ = deck.get<int>("advection.ncomp", 1);
   if (ncomp_ < 1) deck.fail("advection.ncomp", "expected an integer >= 1");
+  extra_work_ = deck.get<int>("advection.extra_work", 0);
+  if (extra_work_ < 0) deck.fail("advection.extra_work", "expected an integer >= 0");
+  if (extra_work_ > 0)
+    extra_work_above_ = deck.get<double>("advection.extra_work_above", 1.1);
 
   const std::string velocity = deck.get<std::string>("advection.velocity", "swirl");
   if (velocity == "swirl") {
@@ -374,13 +378,27 @@ void Advection::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
   if (box.empty()) return;
   const long np = velocity_size(box);
   const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
-  double* mem = scratch(np + ns);
+  const long nx = extra_work_ > 0 ? box.num_cells() : 0;
+  double* mem = scratch(np + ns + nx);
   // Face velocities at the half step: the predictor and the fluxes are centred there.
   const FaceVelocity vel = fill_face_velocity(g, field_for(g), box, time + 0.5 * dt, mem);
   if (dim_ == 2) {
     advance_patch<2>(g, box, u_old, u_new, flux, dt, ncomp_, vel, mem + np);
   } else {
     advance_patch<3>(g, box, u_old, u_new, flux, dt, ncomp_, vel, mem + np);
+  }
+  if (extra_work_ > 0) {
+    double* sink = mem + np + ns;
+    const Box b = box;
+    const IntVect n = box.size();
+    const Array4 u = u_new;
+    const double above = extra_work_above_;
+    const int iters = extra_work_;
+    for_each_cell(
+        "advection::extra_work", box, KOKKOS_LAMBDA(int i, int j, int k) {
+          sink[(long(k - b.lo[2]) * n[1] + (j - b.lo[1])) * n[0] + (i - b.lo[0])] =
+              extra_work(u(i, j, k, 0), above, iters);
+        });
   }
 }
 

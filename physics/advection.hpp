@@ -19,8 +19,11 @@ namespace pw {
 ///   uniform: velocity_uniform [1, 1(, 1)];
 ///   initial = ["gaussian"] | "sine"; background [1.0]; amplitude [1.0];
 ///   gaussian: blob_center [0.5, 0.75(, 0.5)], width [0.1], blob_3d [false];
-///   tag = ["threshold"] | "gradient"; threshold: tag_threshold [1.01, 1.1, 1.5] (per
-///   level, the last for deeper levels); gradient: tag_gradient [0.05].
+///   extra_work [0], extra_work_above [1.1]: that many extra iterations of answer-neutral
+///   arithmetic in each cell whose phi0 exceeds the bound, so that the cost per cell is
+///   not uniform (as in Morris's workload, seed 002) and cost models matter; tag =
+///   ["threshold"] | "gradient"; threshold: tag_threshold [1.01, 1.1, 1.5] (per level,
+///   the last for deeper levels); gradient: tag_gradient [0.05].
 /// Only the keys of the chosen options are read, so a key set for another option is
 /// reported by Deck::check_all_used.
 ///
@@ -64,6 +67,8 @@ class Advection : public Physics {
   TagKind tag_kind_ = TagKind::threshold;
   std::vector<double> tag_threshold_;
   double tag_gradient_ = 0.05;
+  int extra_work_ = 0;  // extra iterations per cell where phi0 > extra_work_above_
+  double extra_work_above_ = 1.1;
 
   // Scratch: face velocities and the CTU face states, carved out of one allocation.
   mutable Kokkos::View<double*> pool_;

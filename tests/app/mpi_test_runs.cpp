@@ -104,3 +104,12 @@ TEST(Runs, ConservesWithMixedRatios) {
   EXPECT_EQ(r.finest_level, 2);
   expect_conserved(r);
 }
+
+TEST(Runs, ExtraWorkChangesTheCostNotTheAnswer) {
+  const Comm world;
+  const RunResult plain = run_deck(swirl_deck(2), world, {"time.max_step=4"});
+  const RunResult heavy = run_deck(swirl_deck(2), world,
+                                   {"time.max_step=4", "advection.extra_work=50",
+                                    "balance.cost=measured", "balance.method=knapsack"});
+  EXPECT_EQ(plain.fingerprint, heavy.fingerprint);
+}
