@@ -2,8 +2,12 @@
 #include <sstream>
 
 #include "balance/balancer.hpp"
+#include "balance/chop_pack.hpp"
+#include "balance/enzo.hpp"
 #include "balance/knapsack.hpp"
+#include "balance/lan.hpp"
 #include "balance/round_robin.hpp"
+#include "balance/zoltan_balancer.hpp"
 
 namespace pw {
 
@@ -11,8 +15,15 @@ const std::map<std::string, BalancerFactory>& balancer_registry() {
   static const std::map<std::string, BalancerFactory> registry = {
       {"round_robin",
        [](const Deck&, const SplitRules&) { return std::make_unique<RoundRobin>(); }},
+      {"chop_pack", ChopPack::from_deck},
+      {"enzo", make_enzo},
+      {"lan", make_lan},
       {"knapsack",
        [](const Deck&, const SplitRules&) { return std::make_unique<Knapsack>(); }},
+      // Known with or without Zoltan in the build; without, the factory says so.
+      {"zoltan_rcb", zoltan_factory(ZoltanMethod::rcb)},
+      {"zoltan_rib", zoltan_factory(ZoltanMethod::rib)},
+      {"zoltan_hsfc", zoltan_factory(ZoltanMethod::hsfc)},
   };
   return registry;
 }
