@@ -64,6 +64,7 @@ void Simulation::report_balancing(RunResult& r, bool verbose) {
     const PlanRecord& p = records[reported_];
     r.balance.add(p.load);
     r.bytes_migrated += e.bytes_migrated;
+    r.mean_cut_cells += (double(e.cut_cells) - r.mean_cut_cells) / double(r.balance.steps);
     r.patches_split += p.split;
     r.balancer_seconds += p.seconds;
     if (!verbose || comm_.rank() != 0) continue;
@@ -102,10 +103,10 @@ void Simulation::print_summary(const RunResult& r) const {
   fmt::print(
       "balance summary ({}, {} balancing steps): imbalance_ratio {:.4f} avg_std {:.4f} "
       "idle_procs {:.2f}% estimated load balance {:.2f}% I {:.4f}; migrated {:.3f} MB, "
-      "{} patches split, balancer time {:.3f} ms\n",
+      "{} patches split, mean cut {:.0f} ghost cells, balancer time {:.3f} ms\n",
       planner_->balancer().name(), r.balance.steps, m.imbalance, m.std, 100 * m.idle,
       100 * m.estimated_balance, m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
-      1e3 * r.balancer_seconds);
+      r.mean_cut_cells, 1e3 * r.balancer_seconds);
   fmt::print("fingerprint: {:016x}\n", r.fingerprint);
   std::fflush(stdout);
 }

@@ -25,6 +25,7 @@ struct RunResult {
   int regrids = 0;
   MetricsSummary balance;  // load metrics averaged over the balancing steps
   long bytes_migrated = 0;
+  double mean_cut_cells = 0;  // communication cut averaged over the balancing steps
   int patches_split = 0;
   double balancer_seconds = 0;
 };

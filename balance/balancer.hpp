@@ -41,6 +41,14 @@ struct SplitRules {
   int min_size = 1;
 };
 
+/// One hop of a transfer schedule: at `step`, patch (input index) moves from -> to.
+struct Transfer {
+  int step;
+  int from;
+  int to;
+  int patch;
+};
+
 /// The outcome of balancing: the patches (possibly split) with an owner each. `source[i]`
 /// is the index of the input patch that boxes[i] came from, so that data can follow.
 struct Plan {
@@ -48,6 +56,7 @@ struct Plan {
   std::vector<int> level;
   std::vector<int> owner;
   std::vector<int> source;
+  std::vector<Transfer> schedule;  // MLB's hops, empty for other balancers
 };
 
 class Balancer {

@@ -6,6 +6,7 @@
 #include "balance/enzo.hpp"
 #include "balance/knapsack.hpp"
 #include "balance/lan.hpp"
+#include "balance/mlb.hpp"
 #include "balance/round_robin.hpp"
 #include "balance/zoltan_balancer.hpp"
 
@@ -18,6 +19,7 @@ const std::map<std::string, BalancerFactory>& balancer_registry() {
       {"chop_pack", ChopPack::from_deck},
       {"enzo", make_enzo},
       {"lan", make_lan},
+      {"mlb", Mlb::from_deck},
       {"knapsack",
        [](const Deck&, const SplitRules&) { return std::make_unique<Knapsack>(); }},
       // Known with or without Zoltan in the build; without, the factory says so.
