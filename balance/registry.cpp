@@ -8,6 +8,7 @@
 #include "balance/lan.hpp"
 #include "balance/mlb.hpp"
 #include "balance/round_robin.hpp"
+#include "balance/sfc.hpp"
 #include "balance/zoltan_balancer.hpp"
 
 namespace pw {
@@ -20,6 +21,7 @@ const std::map<std::string, BalancerFactory>& balancer_registry() {
       {"enzo", make_enzo},
       {"lan", make_lan},
       {"mlb", Mlb::from_deck},
+      {"sfc", Sfc::from_deck},
       {"knapsack",
        [](const Deck&, const SplitRules&) { return std::make_unique<Knapsack>(); }},
       // Known with or without Zoltan in the build; without, the factory says so.

@@ -1,0 +1,280 @@
+#include "balance/sfc.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "balance/sfc_curve.hpp"
+#include "balance/sim_comm.hpp"
+
+namespace pw {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// A curve of weights in the form every pass reads: prefix sums of the weights, and the
+/// speed left for ranks k..p-1 (for the remaining average).
+struct Curve {
+  std::vector<double> prefix;  // n + 1
+  std::vector<double> speed;
+  std::vector<double> speed_left;  // p + 1, speed_left[k] = speed[k] + ... + speed[p-1]
+
+  Curve(const std::vector<double>& weights, const std::vector<double>& s)
+      : prefix(weights.size() + 1, 0.0), speed(s), speed_left(s.size() + 1, 0.0) {
+    for (std::size_t i = 0; i < weights.size(); ++i)
+      prefix[i + 1] = prefix[i] + weights[i];
+    for (int k = int(s.size()) - 1; k >= 0; --k)
+      speed_left[k] = speed_left[k + 1] + s[k];
+  }
+  int n() const { return int(prefix.size()) - 1; }
+  int p() const { return int(speed.size()); }
+};
+
+/// The first position j >= from at which a piece that starts at `base` stops taking: the
+/// patch would not lower |piece - target| (its middle reaches the target) or would bring
+/// the piece to the cap. Both tests grow with j, so a galloping search finds it in
+/// O(log(piece length)). Returns n when the piece takes the rest of the curve. A patch of
+/// zero weight stays while the piece is below its target (the paper's strict test would
+/// always pass it on, and trailing ones would then run out of ranks).
+int piece_end(const std::vector<double>& prefix, int from, double base, double target,
+              double cap) {
+  const int n = int(prefix.size()) - 1;
+  auto stops = [&](int j) {
+    return 0.5 * (prefix[j] + prefix[j + 1]) - base >= target ||
+           prefix[j + 1] - base >= cap;
+  };
+  if (from >= n) return n;
+  if (stops(from)) return from;
+  int good = from, bad = n;
+  for (int step = 1;; step *= 2) {
+    const int probe = good + step;
+    if (probe >= n) break;
+    if (stops(probe)) {
+      bad = probe;
+      break;
+    }
+    good = probe;
+  }
+  while (bad - good > 1) {
+    const int mid = good + (bad - good) / 2;
+    (stops(mid) ? bad : good) = mid;
+  }
+  return bad;
+}
+
+/// The inner loop of Fig. 4 for one rank, piece by piece rather than patch by patch (the
+/// same decisions). `begin` is filled only when record is set.
+CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool record) {
+  const int n = c.n(), p = c.p();
+  const std::vector<double>& P = c.prefix;
+  CurveCut cut;
+  if (record) {
+    cut.begin.assign(p + 1, n);
+    cut.begin[0] = 0;
+  }
+  double worst = 0;
+  int k = 0, start = 0;
+  bool forced = false;  // the patch that opened this piece is already in it
+  while (true) {
+    // Target of rank k: its share of the work not yet assigned (remainingAverageWeight,
+    // in weight units). The last rank has no next rank to hand a patch to, and in the
+    // paper takes every patch of nonzero weight; taking all is the same there.
+    const double target =
+        k == p - 1 ? kInf : (P[n] - P[start]) * c.speed[k] / c.speed_left[k];
+    const int end = piece_end(P, forced ? start + 1 : start, P[start], target,
+                              threshold * c.speed[k]);
+    worst = std::max(worst, (P[end] - P[start]) / c.speed[k]);
+    if (worst >= give_up_at) return cut;
+    if (end == n) break;
+    if (++k == p) return cut;  // the curve outlasted the ranks: no valid assignment
+    if (record) cut.begin[k] = end;
+    start = end;
+    forced = true;
+  }
+  cut.max_load = worst;
+  cut.valid = true;
+  return cut;
+}
+
+CurveCut distribute(const Curve& c, int* rounds) {
+  const int p = c.p();
+  const double total = c.prefix.back();
+  const double average = total / c.speed_left[0];
+  // The paper starts from maxWeight = totalWeight; starting from the greedy cut keeps
+  // every result at least as good as it and saves the first rounds.
+  std::vector<double> weights(c.n());
+  for (int i = 0; i < c.n(); ++i)
+    weights[i] = c.prefix[i + 1] - c.prefix[i];
+  CurveCut best = greedy_prefix_cut(weights, c.speed);
+  int round = 0;
+  std::vector<double> local(p);
+  while (true) {
+    ++round;
+    const double max_weight = best.max_load;
+    // Each simulated rank's search (Fig. 4: myMaxWeight). A rank gives up once it cannot
+    // beat the best result so far: that changes its reported value, never the minimum.
+    double so_far = max_weight;
+    for (int r = 0; r < p; ++r) {
+      const double threshold = average + (max_weight - average) * r / p;
+      const CurveCut mine = run_threshold(c, threshold, so_far, false);
+      local[r] = mine.valid ? mine.max_load : kInf;
+      so_far = std::min(so_far, local[r]);
+    }
+    const RankMin m = allreduce_minloc(local);
+    if (!(m.value < max_weight)) break;  // no rank improved
+    // AllGather of the winner's assignment: here, its pass run again with the record on.
+    best = run_threshold(c, average + (max_weight - average) * m.rank / p, kInf, true);
+  }
+  if (rounds) *rounds = round;
+  return best;
+}
+
+/// Owners of `ids` (in curve order) from a cut of their costs.
+void assign(const std::vector<int>& ids, const std::vector<PatchMeta>& patches,
+            const RankInfo& ranks, std::vector<int>& owner) {
+  std::vector<double> w(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    w[i] = patches[ids[i]].cost;
+  const CurveCut cut = distribute_curve(w, ranks.speed);
+  for (int k = 0; k < ranks.nranks; ++k)
+    for (int i = cut.begin[k]; i < cut.begin[k + 1]; ++i)
+      owner[ids[i]] = k;
+}
+
+}  // namespace
+
+std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve) {
+  const int n = int(patches.size());
+  // One frame for all levels: the finest refinement present (a multiple of all the
+  // others when the ratio is the same between levels), and twice the centroid so that
+  // it is an integer.
+  std::int64_t fine = 1;
+  bool three_d = false;
+  for (const PatchMeta& m : patches) {
+    fine = std::max<std::int64_t>(fine, m.refinement);
+    three_d = three_d || m.box.lo[2] != 0 || m.box.hi[2] != 0;
+  }
+  const int dim = three_d ? 3 : 2;
+  std::vector<std::int64_t> x(std::size_t(n) * 3);
+  std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i) {
+    const PatchMeta& m = patches[i];
+    const std::int64_t scale = fine / std::max(1, m.refinement);
+    for (int d = 0; d < 3; ++d) {
+      const std::int64_t v = (std::int64_t(m.box.lo[d]) + m.box.hi[d] + 1) * scale;
+      x[3 * i + d] = v;
+      lo[d] = i == 0 ? v : std::min(lo[d], v);
+      hi[d] = i == 0 ? v : std::max(hi[d], v);
+    }
+  }
+  std::int64_t span = 1;
+  for (int d = 0; d < dim; ++d)
+    span = std::max(span, hi[d] - lo[d] + 1);
+  int bits = 1;
+  while (bits < 62 && (std::int64_t(1) << bits) < span)
+    ++bits;
+  const int max_bits = dim == 3 ? kSfcMaxBits3 : kSfcMaxBits2;
+  const int shift = std::max(0, bits - max_bits);
+  bits = std::min(bits, max_bits);
+
+  std::vector<std::tuple<std::uint64_t, int, int>> keyed(n);
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t c[3];
+    for (int d = 0; d < 3; ++d)
+      c[d] = std::uint32_t((x[3 * i + d] - lo[d]) >> shift);
+    std::uint64_t key;
+    if (dim == 3)
+      key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], c[2], bits)
+                                       : morton_key(c[0], c[1], c[2], bits);
+    else
+      key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], bits)
+                                       : morton_key(c[0], c[1], bits);
+    keyed[i] = {key, patches[i].level, i};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i)
+    order[i] = std::get<2>(keyed[i]);
+  return order;
+}
+
+CurveCut greedy_prefix_cut(const std::vector<double>& weights,
+                           const std::vector<double>& speed) {
+  const Curve c(weights, speed);
+  const int n = c.n(), p = c.p();
+  const double total = c.prefix[n];
+  CurveCut cut;
+  cut.begin.assign(p + 1, n);
+  cut.begin[0] = 0;
+  double before = 0;  // speed of ranks 0..k-1
+  for (int k = 1; k < p; ++k) {
+    before += speed[k - 1];
+    const double share = total * before / c.speed_left[0];
+    // First patch whose running sum before it has passed the share; at least the
+    // previous cut.
+    const int i = int(std::lower_bound(c.prefix.begin(), c.prefix.end() - 1, share) -
+                      c.prefix.begin());
+    cut.begin[k] = std::max(cut.begin[k - 1], std::min(i, n));
+  }
+  cut.max_load = 0;
+  for (int k = 0; k < p; ++k)
+    cut.max_load = std::max(
+        cut.max_load, (c.prefix[cut.begin[k + 1]] - c.prefix[cut.begin[k]]) / speed[k]);
+  cut.valid = true;
+  return cut;
+}
+
+CurveCut threshold_cut(const std::vector<double>& weights,
+                       const std::vector<double>& speed, double max_load,
+                       double give_up_at) {
+  return run_threshold(Curve(weights, speed), max_load, give_up_at, true);
+}
+
+CurveCut distribute_curve(const std::vector<double>& weights,
+                          const std::vector<double>& speed, int* rounds) {
+  return distribute(Curve(weights, speed), rounds);
+}
+
+std::unique_ptr<Balancer> Sfc::from_deck(const Deck& deck, const SplitRules&) {
+  const std::string key = "balance.sfc.curve";
+  const std::string name = deck.get<std::string>(key, "hilbert");
+  if (name != "hilbert" && name != "morton")
+    deck.fail(key, "expected \"hilbert\" or \"morton\", got " + to_toml(name));
+  const bool per_level = deck.get<bool>("balance.sfc.per_level", false);
+  return std::make_unique<Sfc>(name == "morton" ? SfcCurve::morton : SfcCurve::hilbert,
+                               per_level);
+}
+
+Plan Sfc::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const {
+  const int n = int(patches.size());
+  std::vector<int> owner(n, 0);
+  if (!per_level_) {
+    assign(sfc_order(patches, curve_), patches, ranks, owner);
+  } else {
+    std::map<int, std::vector<int>> by_level;
+    for (int i = 0; i < n; ++i)
+      by_level[patches[i].level].push_back(i);
+    for (const auto& [level, ids] : by_level) {
+      std::vector<PatchMeta> sub(ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i)
+        sub[i] = patches[ids[i]];
+      std::vector<int> order = sfc_order(sub, curve_);
+      for (int& i : order)
+        i = ids[i];
+      assign(order, patches, ranks, owner);
+    }
+  }
+  Plan plan;
+  for (int i = 0; i < n; ++i) {
+    plan.boxes.push_back(patches[i].box);
+    plan.level.push_back(patches[i].level);
+    plan.owner.push_back(owner[i]);
+    plan.source.push_back(i);
+  }
+  return plan;
+}
+
+}  // namespace pw
