@@ -13,7 +13,9 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size());
+  output_ = read_output_config(deck);
   deck.check_all_used();
+  deck_echo_ = deck.echo();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
 }
 
@@ -22,10 +24,17 @@ Simulation::~Simulation() = default;
 RunResult Simulation::run(bool verbose) {
   RunResult r;
   const double start = MPI_Wtime();
+  if (output_.write) {
+    make_output_dir(output_, comm_);  // a bad output.dir stops the run before any work
+    if (comm_.rank() == 0)
+      for (const std::string& w : dump_warnings(cfg_))
+        fmt::print(stderr, "patchwork: warning: {}\n", w);
+  }
   hierarchy_->initialize();
   r.initial_totals = component_totals(*hierarchy_);
   report_balancing(r, verbose);
   Hierarchy& h = *hierarchy_;
+  if (output_.due(0)) dump(0, r, verbose);
   while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
     dt = std::min(dt, cfg_.stop_time - h.time());
@@ -33,7 +42,9 @@ RunResult Simulation::run(bool verbose) {
     ++r.steps;
     if (verbose) print_step(r.steps, dt);
     report_balancing(r, verbose);
+    if (output_.due(r.steps)) dump(r.steps, r, verbose);
   }
+  if (output_.write && !output_.due(r.steps)) dump(r.steps, r, verbose);
   r.wall_seconds = MPI_Wtime() - start;
   r.time = h.time();
   r.final_totals = component_totals(h);
@@ -43,6 +54,13 @@ RunResult Simulation::run(bool verbose) {
   r.regrids = h.regrid_count();
   if (verbose) print_summary(r);
   return r;
+}
+
+void Simulation::dump(int step, RunResult& r, bool verbose) {
+  PhaseTimers::Scope scope(hierarchy_->timers(), "output");
+  const DumpInfo info{physics_->component_names(), step, deck_echo_};
+  r.dumps.push_back(write_dump(*hierarchy_, info, output_));
+  if (verbose && comm_.rank() == 0) fmt::print("dump {}\n", r.dumps.back());
 }
 
 void Simulation::print_step(int step, double dt) const {
@@ -64,7 +82,8 @@ void Simulation::report_balancing(RunResult& r, bool verbose) {
     const PlanRecord& p = records[reported_];
     r.balance.add(p.load);
     r.bytes_migrated += e.bytes_migrated;
-    r.mean_cut_cells += (double(e.cut_cells) - r.mean_cut_cells) / double(r.balance.steps);
+    r.mean_cut_cells +=
+        (double(e.cut_cells) - r.mean_cut_cells) / double(r.balance.steps);
     r.patches_split += p.split;
     r.balancer_seconds += p.seconds;
     if (!verbose || comm_.rank() != 0) continue;

@@ -10,6 +10,7 @@
 #include "amr/amr_config.hpp"
 #include "amr/deck.hpp"
 #include "amr/hierarchy.hpp"
+#include "amr/io/output.hpp"
 #include "app/balancer_planner.hpp"
 
 namespace pw {
@@ -28,6 +29,7 @@ struct RunResult {
   double mean_cut_cells = 0;  // communication cut averaged over the balancing steps
   int patches_split = 0;
   double balancer_seconds = 0;
+  std::vector<std::string> dumps;  // paths of the HDF5 dumps written, in order
 };
 
 class Simulation {
@@ -47,13 +49,17 @@ class Simulation {
   /// Log the balancing steps made since the last call and add them to r.
   void report_balancing(RunResult& r, bool verbose);
   void print_summary(const RunResult& r) const;
+  /// Write a dump of the current state after `step` coarse steps (phase "output").
+  void dump(int step, RunResult& r, bool verbose);
 
   Comm comm_;
   AmrConfig cfg_;
   std::unique_ptr<Physics> physics_;
   std::unique_ptr<BalancerPlanner> planner_;
   std::unique_ptr<Hierarchy> hierarchy_;
-  size_t reported_ = 0;  // balancing steps already logged
+  OutputConfig output_;
+  std::string deck_echo_;  // every key as used, recorded in each dump
+  size_t reported_ = 0;    // balancing steps already logged
 };
 
 }  // namespace pw

@@ -7,10 +7,14 @@
 
 namespace pw::testing {
 
-/// Run `deck_text` (TOML) with `overrides` on `comm`, quietly.
+/// Run `deck_text` (TOML) with `overrides` on `comm`, quietly. No dumps unless the
+/// overrides ask for them (output.write=true), so that tests running at the same time
+/// never write the same files.
 inline RunResult run_deck(const std::string& deck_text, const Comm& comm,
                           const std::vector<std::string>& overrides = {}) {
-  const Deck deck = Deck::parse(deck_text, "test.toml", overrides);
+  std::vector<std::string> o = {"output.write=false"};
+  o.insert(o.end(), overrides.begin(), overrides.end());
+  const Deck deck = Deck::parse(deck_text, "test.toml", o);
   Simulation sim(deck, comm);
   return sim.run(false);
 }

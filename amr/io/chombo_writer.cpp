@@ -1,0 +1,172 @@
+#include "amr/io/chombo_writer.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "amr/io/h5_util.hpp"
+
+namespace pw {
+
+std::vector<long> cell_offsets(const BoxList& boxes) {
+  std::vector<long> off(boxes.size() + 1, 0);
+  for (size_t p = 0; p < boxes.size(); ++p)
+    off[p + 1] = off[p] + boxes[p].num_cells();
+  return off;
+}
+
+std::vector<unsigned char> ghost_types(const Box& box, const BoxList& covering) {
+  const IntVect n = box.size();
+  std::vector<unsigned char> g(box.num_cells(), 0);
+  for (const Box& c : covering) {
+    const Box b = box & c;
+    if (b.empty()) continue;
+    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+      for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+        for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+          g[(long(k - box.lo[2]) * n[1] + (j - box.lo[1])) * n[0] + (i - box.lo[0])] = 8;
+  }
+  return g;
+}
+
+double dump_cost(const AmrConfig& cfg, int level, const Box& box) {
+  double substeps = 1;
+  for (int l = 0; l < level; ++l)
+    substeps *= cfg.ref_ratio[l];
+  return double(box.num_cells()) * substeps;
+}
+
+namespace {
+
+/// This rank's patches' interior values, each box in turn, component-major, i fastest;
+/// copied from the device through host mirrors.
+std::vector<double> owned_values(const Level& L, int rank, int ncomp) {
+  std::vector<double> out;
+  for (size_t p = 0; p < L.layout.size(); ++p) {
+    if (!L.owns(int(p), rank)) continue;
+    const Box& b = L.layout.boxes[p];
+    const Fab& f = L.u_new[p];
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.data);
+    const IntVect lo = f.box.lo;
+    for (int c = 0; c < ncomp; ++c)
+      for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+            out.push_back(host(c, k - lo[2], j - lo[1], i - lo[0]));
+  }
+  return out;
+}
+
+void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& rank_load) {
+  const AmrConfig& cfg = h.config();
+  const int dim = cfg.geom0.dim;
+  const int rank = h.comm().rank();
+  const int ncomp = h.ncomp();
+  const Level& L = h.level(l);
+  const BoxList& boxes = L.layout.boxes;
+  const hsize_t np = boxes.size();
+
+  h5::Id g = h5::create_group(file, "level_" + std::to_string(l));
+  h5::attr_double(g, "dx", L.geom.dx[0]);
+  h5::attr_double(g, "dt", L.t_new - L.t_old);
+  h5::attr_double(g, "time", L.t_new);
+  // The ratio to the next finer level; the finest level allowed has none (2, unused).
+  h5::attr_int(g, "ref_ratio", l < cfg.max_level ? cfg.ref_ratio[l] : 2);
+  h5::attr_box(g, "prob_domain", L.geom.domain, dim);
+  for (int d = 0; d < dim; ++d)
+    h5::attr_int(g, "is_periodic_" + std::to_string(d), L.geom.periodic[d] ? 1 : 0);
+  {
+    h5::Id da = h5::create_group(g, "data_attributes");
+    h5::attr_int(da, "comps", ncomp);
+    h5::attr_intvect(da, "ghost", IntVect{0, 0, 0}, dim);
+    h5::attr_intvect(da, "outputGhost", IntVect{0, 0, 0}, dim);
+    h5::attr_string(da, "objectType", "FArrayBox");
+  }
+
+  // Metadata every rank holds: rank 0 writes it, the others take part with nothing.
+  std::vector<int> box_buf;
+  std::vector<std::int64_t> ids(np);
+  std::vector<double> cost(np);
+  const std::vector<long> cells = cell_offsets(boxes);
+  std::vector<std::int64_t> offsets(np + 1);
+  long first_id = 0;
+  for (int m = 0; m < l; ++m)
+    first_id += long(h.level(m).layout.size());
+  for (size_t p = 0; p < np; ++p) {
+    h5::append_box(box_buf, boxes[p], dim);
+    ids[p] = first_id + long(p);  // position in the dump's global patch order
+    cost[p] = dump_cost(cfg, l, boxes[p]);
+    rank_load[L.layout.owner[p]] += cost[p];
+  }
+  for (size_t p = 0; p <= np; ++p)
+    offsets[p] = std::int64_t(cells[p]) * ncomp;
+  const h5::Id box_t = h5::box_type(dim);
+  h5::write_all_from(h5::create_1d(g, "boxes", box_t, np), box_t, np, box_buf.data(),
+                     rank);
+  h5::write_all_from(h5::create_1d(g, "Processors", H5T_NATIVE_INT32, np),
+                     H5T_NATIVE_INT32, np, L.layout.owner.data(), rank);
+  h5::write_all_from(h5::create_1d(g, "patch_id", H5T_NATIVE_INT64, np), H5T_NATIVE_INT64,
+                     np, ids.data(), rank);
+  h5::write_all_from(h5::create_1d(g, "cost", H5T_NATIVE_DOUBLE, np), H5T_NATIVE_DOUBLE,
+                     np, cost.data(), rank);
+  h5::write_all_from(h5::create_1d(g, "data:offsets=0", H5T_NATIVE_INT64, np + 1),
+                     H5T_NATIVE_INT64, np + 1, offsets.data(), rank);
+
+  // Field data and ghost types: each rank its own patches, at offsets from the global
+  // patch order.
+  std::vector<h5::Run> value_runs, cell_runs;
+  std::vector<unsigned char> ghost;
+  BoxList covering;
+  if (l < h.finest_level())
+    for (const Box& b : h.level(l + 1).layout.boxes)
+      covering.push_back(coarsen(b, cfg.ratio(l)));
+  for (size_t p = 0; p < np; ++p) {
+    if (!L.owns(int(p), rank)) continue;
+    const hsize_t n = boxes[p].num_cells();
+    value_runs.push_back({hsize_t(offsets[p]), n * ncomp});
+    cell_runs.push_back({hsize_t(cells[p]), n});
+    const auto gt = ghost_types(boxes[p], covering);
+    ghost.insert(ghost.end(), gt.begin(), gt.end());
+  }
+  const std::vector<double> values = owned_values(L, rank, ncomp);
+  {
+    h5::Id d = h5::create_1d(g, "data:datatype=0", H5T_NATIVE_DOUBLE, offsets[np]);
+    h5::write_runs(d, H5T_NATIVE_DOUBLE, value_runs, values.data());
+  }
+  // XDMF cannot parse ':' in a dataset path: the same data under a second name.
+  H5Lcreate_hard(g, "data:datatype=0", g, "data_datatype_0", H5P_DEFAULT, H5P_DEFAULT);
+  h5::write_runs(h5::create_1d(g, "vtkGhostType", H5T_NATIVE_UINT8, cells[np]),
+                 H5T_NATIVE_UINT8, cell_runs, ghost.data());
+}
+
+}  // namespace
+
+void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path) {
+  const AmrConfig& cfg = h.config();
+  const int dim = cfg.geom0.dim;
+  h5::Id file = h5::create_parallel(path, h.comm().raw());
+  // Attributes and groups are metadata: every rank writes the same values.
+  h5::attr_int(file, "num_levels", h.finest_level() + 1);
+  h5::attr_int(file, "num_components", h.ncomp());
+  for (int c = 0; c < h.ncomp(); ++c)
+    h5::attr_string(file, "component_" + std::to_string(c), info.component_names[c]);
+  h5::attr_double(file, "time", h.time());
+  h5::attr_int(file, "iteration", info.step);
+  h5::attr_string(file, "deck", info.deck);
+  h5::attr_string(file, "code_version", "patchwork " PATCHWORK_VERSION);
+  {
+    h5::Id global = h5::create_group(file, "Chombo_global");
+    h5::attr_int(global, "SpaceDim", dim);
+    // yt places the domain at dx * prob_domain (origin 0); the true origin is here.
+    h5::attr_doubles(global, "prob_lo",
+                     std::vector<double>(cfg.geom0.prob_lo, cfg.geom0.prob_lo + dim));
+  }
+  std::vector<double> rank_load(h.comm().size(), 0.0);
+  for (int l = 0; l <= h.finest_level(); ++l)
+    write_level(file, h, l, rank_load);
+  const hsize_t nr = rank_load.size();
+  h5::write_all_from(h5::create_1d(file, "rank_load", H5T_NATIVE_DOUBLE, nr),
+                     H5T_NATIVE_DOUBLE, nr, rank_load.data(), h.comm().rank());
+}
+
+}  // namespace pw

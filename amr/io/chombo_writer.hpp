@@ -1,0 +1,42 @@
+// A dump of the hierarchy in Chombo's AMR HDF5 layout (what yt's Chombo frontend reads
+// with no plugin), written collectively by every rank through MPI-IO, plus the load
+// (patch ids, costs, owners, per-rank load), the deck as used and the code version.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "amr/hierarchy.hpp"
+
+namespace pw {
+
+/// What a dump records besides the hierarchy.
+struct DumpInfo {
+  std::vector<std::string> component_names;
+  int step = 0;      // coarse steps taken
+  std::string deck;  // Deck::echo(): every key as used, defaults included
+};
+
+/// Start of each box's cells in a level's cell-ordered data (patch order), then the
+/// total.
+std::vector<long> cell_offsets(const BoxList& boxes);
+
+/// vtkGhostType of each cell of `box` (i fastest, then j, k): 8 (HIDDENCELL) where a box
+/// of `covering` holds the cell, else 0. `covering`: the next finer level's boxes
+/// coarsened to this level.
+std::vector<unsigned char> ghost_types(const Box& box, const BoxList& covering);
+
+/// Cost of a patch of `level` per coarse step: cells x substeps of its level.
+double dump_cost(const AmrConfig& cfg, int level, const Box& box);
+
+/// Write the current state (u_new of every level) to `path` (created or truncated).
+/// Collective over h.comm(): every rank calls it, owner of patches or not.
+/// Layout, per level L (group level_L): attributes dx, dt, time, ref_ratio, prob_domain,
+/// is_periodic_d; datasets boxes, Processors, patch_id, cost, data:offsets=0 (int64, in
+/// values, npatch+1), data:datatype=0 (per box, component-major, i fastest, interior
+/// only), data_datatype_0 (a hard link to it, for XDMF), vtkGhostType (uint8 per cell);
+/// group data_attributes. Root: num_levels, num_components, component_N, time, iteration,
+/// deck, code_version; dataset rank_load; group Chombo_global (SpaceDim, prob_lo).
+void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path);
+
+}  // namespace pw

@@ -1,0 +1,158 @@
+#include "amr/io/h5_util.hpp"
+
+#include <stdexcept>
+
+namespace pw::h5 {
+
+namespace {
+
+hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) throw std::runtime_error("HDF5: " + what + " failed");
+  return id;
+}
+
+void check_status(herr_t s, const std::string& what) {
+  if (s < 0) throw std::runtime_error("HDF5: " + what + " failed");
+}
+
+void write_attr(hid_t obj, const std::string& name, hid_t type, hid_t space,
+                const void* v) {
+  Id a(check(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+             "attribute " + name),
+       H5Aclose);
+  check_status(H5Awrite(a, type, v), "writing attribute " + name);
+}
+
+void scalar_attr(hid_t obj, const std::string& name, hid_t type, const void* v) {
+  Id space(H5Screate(H5S_SCALAR), H5Sclose);
+  write_attr(obj, name, type, space, v);
+}
+
+Id int_compound(const std::vector<std::string>& names) {
+  Id t(H5Tcreate(H5T_COMPOUND, names.size() * sizeof(int)), H5Tclose);
+  for (size_t i = 0; i < names.size(); ++i)
+    H5Tinsert(t, names[i].c_str(), i * sizeof(int), H5T_NATIVE_INT32);
+  return t;
+}
+
+}  // namespace
+
+Id::Id(hid_t id, Closer close) : id_(id), close_(close) {}
+
+Id& Id::operator=(Id&& o) noexcept {
+  if (this != &o) {
+    reset();
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = -1;
+  }
+  return *this;
+}
+
+void Id::reset() {
+  if (id_ >= 0 && close_) close_(id_);
+  id_ = -1;
+}
+
+Id create_parallel(const std::string& path, MPI_Comm comm) {
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  return Id(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
+                  "creating " + path),
+            H5Fclose);
+}
+
+Id create_group(hid_t parent, const std::string& name) {
+  return Id(check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  "group " + name),
+            H5Gclose);
+}
+
+void attr_int(hid_t obj, const std::string& name, int v) {
+  scalar_attr(obj, name, H5T_NATIVE_INT, &v);
+}
+
+void attr_double(hid_t obj, const std::string& name, double v) {
+  scalar_attr(obj, name, H5T_NATIVE_DOUBLE, &v);
+}
+
+void attr_doubles(hid_t obj, const std::string& name, const std::vector<double>& v) {
+  const hsize_t n = v.size();
+  Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  write_attr(obj, name, H5T_NATIVE_DOUBLE, space, v.data());
+}
+
+void attr_string(hid_t obj, const std::string& name, const std::string& v) {
+  Id t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t, v.size() + 1);
+  H5Tset_strpad(t, H5T_STR_NULLTERM);
+  scalar_attr(obj, name, t, v.c_str());
+}
+
+Id box_type(int dim) {
+  std::vector<std::string> names;
+  for (const char* side : {"lo_", "hi_"})
+    for (int d = 0; d < dim; ++d)
+      names.push_back(side + std::string(1, "ijk"[d]));
+  return int_compound(names);
+}
+
+void append_box(std::vector<int>& out, const Box& b, int dim) {
+  for (int d = 0; d < dim; ++d)
+    out.push_back(b.lo[d]);
+  for (int d = 0; d < dim; ++d)
+    out.push_back(b.hi[d]);
+}
+
+void attr_box(hid_t obj, const std::string& name, const Box& b, int dim) {
+  std::vector<int> v;
+  append_box(v, b, dim);
+  scalar_attr(obj, name, box_type(dim), v.data());
+}
+
+void attr_intvect(hid_t obj, const std::string& name, const IntVect& v, int dim) {
+  std::vector<std::string> names;
+  std::vector<int> values;
+  for (int d = 0; d < dim; ++d) {
+    names.push_back(std::string("intvect") + "ijk"[d]);
+    values.push_back(v[d]);
+  }
+  scalar_attr(obj, name, int_compound(names), values.data());
+}
+
+Id create_1d(hid_t loc, const std::string& name, hid_t type, hsize_t n) {
+  Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  return Id(check(H5Dcreate2(loc, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT),
+                  "dataset " + name),
+            H5Dclose);
+}
+
+void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
+                const void* buf) {
+  Id fspace(H5Dget_space(dset), H5Sclose);
+  hsize_t total = 0;
+  H5Sselect_none(fspace);
+  for (const Run& r : runs) {
+    if (r.count == 0) continue;
+    check_status(
+        H5Sselect_hyperslab(fspace, H5S_SELECT_OR, &r.first, nullptr, &r.count, nullptr),
+        "hyperslab");
+    total += r.count;
+  }
+  const hsize_t mem_n = total > 0 ? total : 1;
+  Id mspace(H5Screate_simple(1, &mem_n, nullptr), H5Sclose);
+  if (total == 0) H5Sselect_none(mspace);
+  Id dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  check_status(H5Dwrite(dset, mem_type, mspace, fspace, dxpl, buf), "collective write");
+}
+
+void write_all_from(hid_t dset, hid_t mem_type, hsize_t n, const void* buf, int rank,
+                    int root) {
+  std::vector<Run> runs;
+  if (rank == root) runs.push_back({0, n});
+  write_runs(dset, mem_type, runs, buf);
+}
+
+}  // namespace pw::h5

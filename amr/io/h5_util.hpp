@@ -1,0 +1,74 @@
+// A thin layer over the HDF5 C API for the dump writers: owned ids, attributes
+// (fixed-length strings, which yt needs), the Chombo box and IntVect compounds, and
+// collective 1-D writes in which each rank supplies its own runs of elements.
+#pragma once
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "amr/box.hpp"
+
+namespace pw::h5 {
+
+/// An HDF5 id closed by the right H5?close when it goes out of scope.
+class Id {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Id() = default;
+  Id(hid_t id, Closer close);
+  ~Id() { reset(); }
+  Id(Id&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Id& operator=(Id&& o) noexcept;
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+  operator hid_t() const { return id_; }
+  void reset();
+
+ private:
+  hid_t id_ = -1;
+  Closer close_ = nullptr;
+};
+
+/// Create (truncate) `path` for collective MPI-IO access by every rank of `comm`.
+/// Throws std::runtime_error when the file cannot be created.
+Id create_parallel(const std::string& path, MPI_Comm comm);
+Id create_group(hid_t parent, const std::string& name);
+
+void attr_int(hid_t obj, const std::string& name, int v);
+void attr_double(hid_t obj, const std::string& name, double v);
+void attr_doubles(hid_t obj, const std::string& name, const std::vector<double>& v);
+/// A fixed-length, null-terminated ASCII string (a variable-length one breaks yt).
+void attr_string(hid_t obj, const std::string& name, const std::string& v);
+/// Chombo's box compound {lo_i, lo_j[, lo_k], hi_i, hi_j[, hi_k]} (int32).
+void attr_box(hid_t obj, const std::string& name, const Box& b, int dim);
+/// Chombo's IntVect compound {intvecti, intvectj[, intvectk]} (int32).
+void attr_intvect(hid_t obj, const std::string& name, const IntVect& v, int dim);
+
+/// The box compound type for `dim` dimensions; memory and file layout are the same
+/// (2*dim packed int32).
+Id box_type(int dim);
+/// `b` as the 2*dim int32 of box_type(dim), appended to `out`.
+void append_box(std::vector<int>& out, const Box& b, int dim);
+
+/// Create a 1-D dataset of `n` elements of `type` in `loc` (collective: every rank calls
+/// it with the same arguments).
+Id create_1d(hid_t loc, const std::string& name, hid_t type, hsize_t n);
+
+/// A run of consecutive elements of a 1-D dataset.
+struct Run {
+  hsize_t first = 0, count = 0;
+};
+
+/// Collective write: this rank writes `buf` (the elements of its runs, in order; runs
+/// ascending and disjoint) into `dset`. A rank with no runs takes part with an empty
+/// selection.
+void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
+                const void* buf);
+/// Collective write of the whole dataset from `root` (others write nothing).
+void write_all_from(hid_t dset, hid_t mem_type, hsize_t n, const void* buf, int rank,
+                    int root = 0);
+
+}  // namespace pw::h5

@@ -1,0 +1,16 @@
+# Parallel HDF5 for the dumps (MPI-IO). Debian installs the serial and the Open MPI
+# flavours side by side (/usr/include/hdf5/{serial,openmpi}); ask FindHDF5 for the parallel
+# one and refuse a serial library, since every rank writes to one file.
+enable_language(C)  # FindHDF5 test-compiles a C program
+set(HDF5_PREFER_PARALLEL ON)
+if(NOT HDF5_ROOT AND NOT DEFINED ENV{HDF5_ROOT}
+   AND EXISTS /usr/lib/x86_64-linux-gnu/hdf5/openmpi/libhdf5.so)
+  # Debian's wrapper h5pcc may point at the serial flavour through alternatives.
+  find_program(HDF5_C_COMPILER_EXECUTABLE NAMES h5pcc.openmpi h5pcc)
+endif()
+find_package(HDF5 REQUIRED COMPONENTS C)
+if(NOT HDF5_IS_PARALLEL)
+  message(FATAL_ERROR "Patchwork needs a parallel (MPI) HDF5, found a serial one in "
+    "${HDF5_INCLUDE_DIRS}; on Debian install libhdf5-openmpi-dev or set HDF5_ROOT")
+endif()
+message(STATUS "Parallel HDF5 ${HDF5_VERSION}: ${HDF5_C_LIBRARIES}")

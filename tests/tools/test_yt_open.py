@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""yt opens Patchwork dumps: for each DUMP.h5 given, yt's Chombo frontend (no plugin) finds
+the levels and grids h5py sees, and the field value at the centre of a cell of the finest
+level equals the value h5py reads at that cell's place in data:datatype=0. The .xmf next to
+each dump is checked too: every hyperslab lies inside the HDF5 dataset it names and has as
+many values as its grid has cells. Exits 77 (ctest's skip code) when h5py or yt is absent."""
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+SKIP = 77
+
+
+def check_xdmf(xmf, h5py):
+    here = os.path.dirname(xmf)
+    root = ET.parse(xmf).getroot()
+    slabs = 0
+    for item in root.iter("DataItem"):
+        if item.get("ItemType") != "HyperSlab":
+            continue
+        sel, data = list(item)
+        start, stride, count = (int(x) for x in sel.text.split())
+        fname, path = data.text.strip().split(":", 1)
+        assert ":" not in path, path
+        with h5py.File(os.path.join(here, fname), "r") as f:
+            n = f[path].shape[0]
+        assert int(data.get("Dimensions")) == n, (path, n)
+        assert stride == 1 and 0 <= start and start + count <= n, (path, start, count, n)
+        dims = [int(x) for x in item.get("Dimensions").split()]
+        assert dims[0] * dims[1] * dims[2] == count, (dims, count)
+        slabs += 1
+    assert slabs > 0, xmf
+    return slabs
+
+
+def check_dump(path, yt, h5py):
+    with h5py.File(path, "r") as f:
+        dim = int(f["Chombo_global"].attrs["SpaceDim"])
+        nlev = int(f.attrs["num_levels"])
+        ncomp = int(f.attrs["num_components"])
+        name = f.attrs["component_0"].decode()
+        ngrids = sum(f[f"level_{l}/boxes"].shape[0] for l in range(nlev))
+        fine = f[f"level_{nlev - 1}"]
+        dx = float(fine.attrs["dx"])
+        box = fine["boxes"][0]
+        lo = [int(box[f"lo_{a}"]) for a in "ijk"[:dim]]
+        offset = int(fine["data:offsets=0"][0])
+        expected = float(fine["data:datatype=0"][offset])  # component 0, first cell
+    assert nlev > 1, f"{path}: no refined level to check"
+    ds = yt.load(path)
+    assert ds.index.max_level + 1 == nlev, (ds.index.max_level, nlev)
+    assert len(ds.index.grids) == ngrids, (len(ds.index.grids), ngrids)
+    centre = [(i + 0.5) * dx for i in lo] + [0.5] * (3 - dim)
+    got = float(ds.point(centre)[("chombo", name)][0])
+    assert got == expected, f"{path}: yt {got} at {centre}, h5py {expected}"
+    print(f"{path}: {dim}D, {nlev} levels, {ngrids} grids, {ncomp} components, "
+          f"{name} at {centre} = {got} (yt) = {expected} (h5py)")
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    try:
+        import h5py
+    except ImportError as e:
+        print(f"SKIP: h5py is not importable ({e}); install python3-h5py")
+        return SKIP
+    for path in sys.argv[1:]:
+        xmf = os.path.splitext(path)[0] + ".xmf"
+        print(f"{xmf}: {check_xdmf(xmf, h5py)} hyperslabs inside their datasets")
+    try:
+        import yt
+    except ImportError as e:
+        print(f"SKIP: yt is not importable by {sys.executable} ({e}); "
+              "install python3-yt (Debian) to run this test")
+        return SKIP
+    yt.set_log_level(40)
+    for path in sys.argv[1:]:
+        check_dump(path, yt, h5py)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

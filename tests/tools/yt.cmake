@@ -1,0 +1,29 @@
+# yt opens a 2D and a 3D dump made by the executable (and their .xmf files are sound):
+# two runs on 2 ranks write the dumps into the test's directory, then
+# tests/tools/test_yt_open.py checks them. Skipped (code 77, with the reason) when the
+# Python found has no yt or h5py. Debian's python3-yt lives with /usr/bin/python3, so that
+# one is preferred to a python3 earlier in PATH.
+find_program(PW_PYTHON3 NAMES python3 HINTS /usr/bin)
+set(PW_YT_DIR ${CMAKE_CURRENT_BINARY_DIR}/yt)
+file(MAKE_DIRECTORY ${PW_YT_DIR})
+
+function(pw_yt_dump name deck)
+  add_test(NAME yt.dump_${name}
+    COMMAND ${CMAKE_COMMAND} -E env ${PW_TEST_ENV}
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${PW_MPIEXEC_PREFLAGS}
+            $<TARGET_FILE:patchwork> ${PROJECT_SOURCE_DIR}/inputs/${deck}
+            output.write=true output.dir=${name} ${ARGN}
+    WORKING_DIRECTORY ${PW_YT_DIR})
+  set_tests_properties(yt.dump_${name} PROPERTIES FIXTURES_SETUP yt_dumps PROCESSORS 2
+    TIMEOUT 300)
+endfunction()
+
+pw_yt_dump(2d bubble_2d.toml time.max_step=4)
+pw_yt_dump(3d bubble_3d.toml time.max_step=2)
+
+add_test(NAME yt.open_2d_3d
+  COMMAND ${PW_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_yt_open.py
+          2d/plt_00004.h5 3d/plt_00002.h5
+  WORKING_DIRECTORY ${PW_YT_DIR})
+set_tests_properties(yt.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
+  SKIP_RETURN_CODE 77 TIMEOUT 300)
