@@ -59,6 +59,9 @@ struct Plan {
   std::vector<Transfer> schedule;  // MLB's hops, empty for other balancers
 };
 
+/// The plan that keeps every patch whole: patch i goes to owner[i].
+Plan whole_patches(const std::vector<PatchMeta>& patches, const std::vector<int>& owner);
+
 class Balancer {
  public:
   virtual ~Balancer() = default;

@@ -73,14 +73,7 @@ Plan Knapsack::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks
     const int lo = int(std::min_element(load.begin(), load.end()) - load.begin());
     if (!best_swap(cost, owner, load, ranks.speed, hi, lo)) break;
   }
-  Plan plan;
-  for (int i = 0; i < n; ++i) {
-    plan.boxes.push_back(patches[i].box);
-    plan.level.push_back(patches[i].level);
-    plan.owner.push_back(owner[i]);
-    plan.source.push_back(i);
-  }
-  return plan;
+  return whole_patches(patches, owner);
 }
 
 }  // namespace pw

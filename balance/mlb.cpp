@@ -121,13 +121,7 @@ Plan Mlb::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) con
 
   const mlb::LoadTree accumulated = mlb::accumulate(leaf);  // phase 1
   const double total = accumulated[0][0];
-  Plan plan;
-  for (int i = 0; i < n; ++i) {
-    plan.boxes.push_back(patches[i].box);
-    plan.level.push_back(patches[i].level);
-    plan.source.push_back(i);
-  }
-  plan.owner = owner0;
+  Plan plan = whole_patches(patches, owner0);
   if (!(total > 0)) return plan;  // nothing to balance
 
   const mlb::LoadTree want = mlb::desired(mlb::accumulate(capacity), total);  // phase 2

@@ -32,6 +32,17 @@ const std::map<std::string, BalancerFactory>& balancer_registry() {
   return registry;
 }
 
+Plan whole_patches(const std::vector<PatchMeta>& patches, const std::vector<int>& owner) {
+  Plan plan;
+  for (size_t i = 0; i < patches.size(); ++i) {
+    plan.boxes.push_back(patches[i].box);
+    plan.level.push_back(patches[i].level);
+    plan.owner.push_back(owner[i]);
+    plan.source.push_back(int(i));
+  }
+  return plan;
+}
+
 std::unique_ptr<Balancer> make_balancer(const Deck& deck, const SplitRules& rules) {
   const std::string method = deck.get<std::string>("balance.method", "round_robin");
   const auto& reg = balancer_registry();

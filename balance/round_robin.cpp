@@ -4,14 +4,10 @@ namespace pw {
 
 Plan RoundRobin::plan(const std::vector<PatchMeta>& patches,
                       const RankInfo& ranks) const {
-  Plan p;
-  for (size_t i = 0; i < patches.size(); ++i) {
-    p.boxes.push_back(patches[i].box);
-    p.level.push_back(patches[i].level);
-    p.owner.push_back(int(i % size_t(ranks.nranks)));
-    p.source.push_back(int(i));
-  }
-  return p;
+  std::vector<int> owner(patches.size());
+  for (size_t i = 0; i < patches.size(); ++i)
+    owner[i] = int(i % size_t(ranks.nranks));
+  return whole_patches(patches, owner);
 }
 
 }  // namespace pw

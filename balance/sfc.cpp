@@ -267,14 +267,7 @@ Plan Sfc::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) con
       assign(order, patches, ranks, owner);
     }
   }
-  Plan plan;
-  for (int i = 0; i < n; ++i) {
-    plan.boxes.push_back(patches[i].box);
-    plan.level.push_back(patches[i].level);
-    plan.owner.push_back(owner[i]);
-    plan.source.push_back(i);
-  }
-  return plan;
+  return whole_patches(patches, owner);
 }
 
 }  // namespace pw

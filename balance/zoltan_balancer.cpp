@@ -150,14 +150,7 @@ Plan ZoltanBalancer::plan(const std::vector<PatchMeta>& patches,
         throw std::runtime_error(
             "Zoltan: Zoltan_LB_Partition left a patch without a part");
   }
-  Plan plan;
-  for (int i = 0; i < n; ++i) {
-    plan.boxes.push_back(patches[i].box);
-    plan.level.push_back(patches[i].level);
-    plan.owner.push_back(owner[i]);
-    plan.source.push_back(i);
-  }
-  return plan;
+  return whole_patches(patches, owner);
 }
 
 }  // namespace pw
