@@ -1,9 +1,10 @@
 // Workload generators. Each workload is a refined region per level, given as a distance
-// function; a level is cut into 32-cell tiles and each tile that meets the region gives
-// one patch (the bounding box of its marked blocks) or, when that box would be mostly
-// empty, one patch per 16-cell subtile: a small stand-in for Berger-Rigoutsos clustering
-// under a maximum patch size. The patch count is met by searching the number of levels
-// and a size parameter of the region (a radius or a band width).
+// function; a level is cut into tiles of its maximum patch size and each tile that meets
+// the region gives one patch (the bounding box of its marked blocks) or, when that box
+// would be mostly empty, one patch per half-size subtile: a small stand-in for
+// Berger-Rigoutsos clustering under a maximum patch size. The patch count is met by
+// searching the number of levels and a size parameter of the region (a radius or a band
+// width).
 #include "balance/lab/workloads.hpp"
 
 #include <algorithm>
@@ -12,12 +13,13 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
 
 namespace pw {
 
 namespace {
 
-constexpr int kTile = 32;      // largest patch side, in cells
 constexpr double kFill = 0.7;  // a tile keeps one box when this much of it is marked
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -110,28 +112,35 @@ Region bubble(const WorkloadSpec& spec, const Scale& s) {
 
 class Generator {
  public:
-  Generator(const Region& region, const Scale& s, int dim, int bf)
-      : region_(region), s_(s), dim_(dim), bf_(bf) {}
+  Generator(const Region& region, const Scale& s, int dim, int bf,
+            std::vector<int> max_size)
+      : region_(region), s_(s), dim_(dim), bf_(bf), max_size_(std::move(max_size)) {}
 
   std::vector<PatchMeta> run() const {
     std::vector<PatchMeta> out;
-    const int nt = (s_.n0 + kTile - 1) / kTile;
+    const int nt = (s_.n0 + side(0) - 1) / side(0);
     const IntVect tiles = IntVect::in_dims(dim_, nt, 1);
     for (int k = 0; k < tiles[2]; ++k)
       for (int j = 0; j < tiles[1]; ++j)
         for (int i = 0; i < tiles[0]; ++i)
           emit(0, cells(0, {i, j, k}, {i, j, k}), out);
     for (int l = 1; l <= s_.levels; ++l) {
-      const int ntl = ((s_.n0 << l) + kTile - 1) / kTile;
+      const int ntl = ((s_.n0 << l) + side(l) - 1) / side(l);
       descend(l, {0, 0, 0}, IntVect::in_dims(dim_, ntl - 1, 0), out);
     }
     return out;
   }
 
  private:
+  /// The tile side (largest patch side) of level l, in cells.
+  int side(int l) const {
+    return max_size_[std::min<std::size_t>(std::size_t(l), max_size_.size() - 1)];
+  }
+
   /// The cells of tiles [tlo, thi] at level l, clipped to the domain.
   Box cells(int l, const IntVect& tlo, const IntVect& thi) const {
-    Box b{tlo * kTile, (thi + IntVect::uniform(1)) * kTile - IntVect::uniform(1)};
+    const int t = side(l);
+    Box b{tlo * t, (thi + IntVect::uniform(1)) * t - IntVect::uniform(1)};
     for (int d = 0; d < 3; ++d)
       b.hi[d] = d < dim_ ? std::min(b.hi[d], (s_.n0 << l) - 1) : 0;
     for (int d = dim_; d < 3; ++d)
@@ -247,13 +256,16 @@ class Generator {
   Scale s_;
   int dim_;
   int bf_;
+  std::vector<int> max_size_;
 };
 
 std::vector<PatchMeta> generate(const WorkloadSpec& spec, const Scale& s) {
   Region region = spec.kind == "clustered" ? clustered(spec, s)
                   : spec.kind == "plane"   ? plane(spec, s)
                                            : bubble(spec, s);
-  return Generator(region, s, spec.dim, spec.blocking_factor).run();
+  return Generator(region, s, spec.dim, spec.blocking_factor,
+                   spec.max_size.empty() ? default_max_size(spec.kind) : spec.max_size)
+      .run();
 }
 
 /// Distance of a count from the target, on a log scale.
@@ -268,6 +280,11 @@ const std::vector<std::string>& workload_kinds() {
   return kinds;
 }
 
+std::vector<int> default_max_size(const std::string& kind) {
+  if (kind == "clustered") return {112, 64, 32, 16};
+  return {32};
+}
+
 PatchList make_workload(const WorkloadSpec& spec) {
   const auto& kinds = workload_kinds();
   if (std::find(kinds.begin(), kinds.end(), spec.kind) == kinds.end())
@@ -278,6 +295,11 @@ PatchList make_workload(const WorkloadSpec& spec) {
       spec.blocking_factor != 16)
     throw UserError("blocking factor: expected 4, 8 or 16");
   if (spec.count < 1) throw UserError("patch count: expected a positive number");
+  for (int m : spec.max_size)
+    if (m < spec.blocking_factor || m > 1024 || m % spec.blocking_factor != 0)
+      throw UserError("max patch size: expected multiples of the blocking factor (" +
+                      std::to_string(spec.blocking_factor) + ") up to 1024, got " +
+                      std::to_string(m));
 
   // Three knobs, coarse to fine: the number of levels (the fewest that reach the count
   // with the largest level-0 domain), the level-0 domain in [n_min, 2 n_min] (bisected on
