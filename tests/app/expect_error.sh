@@ -4,10 +4,11 @@
 set -u
 expected=$1
 shift
-out=$("$@" 2>/tmp/expect_error.$$)
+errfile=$(mktemp)
+out=$("$@" 2>"$errfile")
 code=$?
-err=$(cat /tmp/expect_error.$$)
-rm -f /tmp/expect_error.$$
+err=$(cat "$errfile")
+rm -f "$errfile"
 echo "exit code $code; stderr: $err"
 [ "$code" -eq 2 ] || { echo "expected exit code 2"; exit 1; }
 [ "$(grep -cF -- "$expected" <<<"$err")" -eq 1 ] || { echo "expected: $expected"; exit 1; }
