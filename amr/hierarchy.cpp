@@ -73,6 +73,35 @@ void Hierarchy::initialize() {
   balance(0);
 }
 
+void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
+                        const RestoreState& state, const LevelReader& read) {
+  levels_.clear();
+  for (size_t l = 0; l < layouts.size(); ++l) {
+    LevelLayout layout = layouts[l];
+    for (size_t p = 0; p < layout.size(); ++p)
+      if (layout.owner[p] < 0 || layout.owner[p] >= comm_.size())
+        layout.owner[p] = int(p % size_t(comm_.size()));
+    levels_.push_back(make_level(int(l), layout));
+    Level& L = levels_.back();
+    const LevelClock& c = state.clocks[l];
+    L.t_old = c.t_old;
+    L.t_new = c.t_new;
+    L.steps = c.steps;
+    L.last_regrid_step = c.last_regrid_step;
+    allocate(L);
+    read(int(l), L.layout, L.u_new);
+    // u_old is rewritten by the next step before it is read (see write_chombo); a copy
+    // keeps it finite meanwhile.
+    for (size_t p = 0; p < L.layout.size(); ++p)
+      if (L.owns(int(p), comm_.rank()))
+        Kokkos::deep_copy(L.u_old[p].data, L.u_new[p].data);
+    build_plans(int(l));
+  }
+  cell_updates_ = state.cell_updates;
+  regrids_ = state.regrids;
+  balance(0);
+}
+
 double Hierarchy::stable_dt() const {
   double dt = 1e300;
   double sub = 1.0;  // level-0 time per level-l step

@@ -4,6 +4,7 @@
 // the Physics interface for patch work and a LayoutPlanner for ownership.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,25 @@ struct BalanceEvent {
   long cut_cells = 0;  // ghost cells filled from another rank, all levels, afterwards
 };
 
+/// A level's time-stepper state, as a checkpoint records it.
+struct LevelClock {
+  double t_old = 0, t_new = 0;
+  int steps = 0;
+  int last_regrid_step = 0;
+};
+
+/// What Hierarchy::restore() sets besides the layouts and the data.
+struct RestoreState {
+  std::vector<LevelClock> clocks;  // per level
+  long cell_updates = 0;
+  int regrids = 0;
+};
+
+/// Fills the interior of u_new on this rank's patches of level l (`layout`: its boxes
+/// and owners). Collective over the hierarchy's communicator.
+using LevelReader =
+    std::function<void(int l, const LevelLayout& layout, std::vector<Fab>& u_new)>;
+
 class Hierarchy {
  public:
   Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner& planner,
@@ -31,6 +51,12 @@ class Hierarchy {
 
   /// Build level 0 and every finer level the tags ask for, with initial data at t = 0.
   void initialize();
+  /// Instead of initialize(): rebuild a checkpointed hierarchy at a coarse-step
+  /// boundary. layouts[l]: level l's boxes (owners outside [0, ranks) are replaced by
+  /// provisional ones); `read` fills each level's data. Then the planner balances, as
+  /// after a regrid. Pre: layouts properly nested, at most max_level + 1 levels.
+  void restore(const std::vector<LevelLayout>& layouts, const RestoreState& state,
+               const LevelReader& read);
   /// The level-0 step allowed by the CFL condition on every level (global minimum).
   double stable_dt() const;
   /// One coarse step: level 0 by dt, finer levels subcycled, with regrids as scheduled.

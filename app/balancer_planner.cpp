@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <utility>
+
 #include "balance/relabel.hpp"
 
 namespace pw {
@@ -71,14 +73,18 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   }
   // Loads of the whole hierarchy, fixed levels included: that is what the ranks will run.
   std::vector<double> loads(size_t(ranks_.nranks), 0.0);
+  rec.rank_patches.assign(size_t(ranks_.nranks), 0);
   double sub = 1;
   for (int l = 0; l < nlev; ++l) {
     if (l > 0) sub *= cfg_.ref_ratio[l - 1];
-    for (size_t p = 0; p < out[l].size(); ++p)
-      loads[size_t(out[l].owner[p])] += double(out[l].boxes[p].num_cells()) * sub /
-                                        ranks_.speed[size_t(out[l].owner[p])];
+    for (size_t p = 0; p < out[l].size(); ++p) {
+      const size_t owner = size_t(out[l].owner[p]);
+      loads[owner] += double(out[l].boxes[p].num_cells()) * sub / ranks_.speed[owner];
+      ++rec.rank_patches[owner];
+    }
   }
   rec.load = load_metrics(loads);
+  rec.rank_load = std::move(loads);
   records_.push_back(rec);
   return out;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "amr/amr_config.hpp"
 #include "amr/layout_planner.hpp"
@@ -14,9 +15,11 @@ namespace pw {
 
 /// What the balancer did in one call of the planner.
 struct PlanRecord {
-  LoadMetrics load;  // of the whole hierarchy's distribution afterwards
-  int patches = 0;   // patches handed to the balancer
-  int split = 0;     // extra patches its splits made
+  LoadMetrics load;               // of the whole hierarchy's distribution afterwards
+  std::vector<double> rank_load;  // per rank, afterwards: cells x substeps / speed
+  std::vector<int> rank_patches;  // per rank, afterwards: patches owned on all levels
+  int patches = 0;                // patches handed to the balancer
+  int split = 0;                  // extra patches its splits made
   double seconds = 0;
 };
 

@@ -14,9 +14,13 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   physics_ = make_physics(deck);
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size());
   output_ = read_output_config(deck);
+  const std::string restart = deck.get("restart", std::string());  // a dump to continue
   deck.check_all_used();
   deck_echo_ = deck.echo();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
+  if (!restart.empty())  // a bad file is a UserError here, before any work
+    restart_ =
+        std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(), comm_);
 }
 
 Simulation::~Simulation() = default;
@@ -26,15 +30,25 @@ RunResult Simulation::run(bool verbose) {
   const double start = MPI_Wtime();
   if (output_.write) {
     make_output_dir(output_, comm_);  // a bad output.dir stops the run before any work
+    history_ = std::make_unique<LoadHistory>(output_, comm_);
     if (comm_.rank() == 0)
       for (const std::string& w : dump_warnings(cfg_))
         fmt::print(stderr, "patchwork: warning: {}\n", w);
   }
-  hierarchy_->initialize();
-  r.initial_totals = component_totals(*hierarchy_);
+  if (restart_) {
+    restart_->restore(*hierarchy_);
+    r.steps = restart_->step();
+    r.initial_totals = restart_->initial_totals();
+    if (verbose && comm_.rank() == 0)
+      fmt::print("restart from {} at step {} time {:.6e}\n", restart_->path(), r.steps,
+                 hierarchy_->time());
+  } else {
+    hierarchy_->initialize();
+  }
+  if (r.initial_totals.empty()) r.initial_totals = component_totals(*hierarchy_);
   report_balancing(r, verbose);
   Hierarchy& h = *hierarchy_;
-  if (output_.due(0)) dump(0, r, verbose);
+  if (!restart_ && output_.due(0)) dump(0, r, verbose);
   while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
     dt = std::min(dt, cfg_.stop_time - h.time());
@@ -58,7 +72,7 @@ RunResult Simulation::run(bool verbose) {
 
 void Simulation::dump(int step, RunResult& r, bool verbose) {
   PhaseTimers::Scope scope(hierarchy_->timers(), "output");
-  const DumpInfo info{physics_->component_names(), step, deck_echo_};
+  const DumpInfo info{physics_->component_names(), step, deck_echo_, r.initial_totals};
   r.dumps.push_back(write_dump(*hierarchy_, info, output_));
   if (verbose && comm_.rank() == 0) fmt::print("dump {}\n", r.dumps.back());
 }
@@ -86,6 +100,7 @@ void Simulation::report_balancing(RunResult& r, bool verbose) {
         (double(e.cut_cells) - r.mean_cut_cells) / double(r.balance.steps);
     r.patches_split += p.split;
     r.balancer_seconds += p.seconds;
+    if (history_) history_->append(int(reported_) + 1, e, p, planner_->balancer().name());
     if (!verbose || comm_.rank() != 0) continue;
     fmt::print(
         "balance {:4d} step {} {}: imbalance {:.4f} std {:.4f} idle {:.1f}% est. balance "

@@ -10,8 +10,10 @@
 #include "amr/amr_config.hpp"
 #include "amr/deck.hpp"
 #include "amr/hierarchy.hpp"
+#include "amr/io/checkpoint.hpp"
 #include "amr/io/output.hpp"
 #include "app/balancer_planner.hpp"
+#include "app/load_history.hpp"
 
 namespace pw {
 
@@ -57,9 +59,12 @@ class Simulation {
   std::unique_ptr<Physics> physics_;
   std::unique_ptr<BalancerPlanner> planner_;
   std::unique_ptr<Hierarchy> hierarchy_;
+  std::unique_ptr<Checkpoint> restart_;  // restart=FILE, checked; null for a fresh run
   OutputConfig output_;
   std::string deck_echo_;  // every key as used, recorded in each dump
   size_t reported_ = 0;    // balancing steps already logged
+  // DIR/PREFIX_load.csv, one row per rank per balancing step; null unless output.write.
+  std::unique_ptr<LoadHistory> history_;
 };
 
 }  // namespace pw

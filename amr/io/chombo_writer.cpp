@@ -75,6 +75,17 @@ void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& ran
   h5::attr_box(g, "prob_domain", L.geom.domain, dim);
   for (int d = 0; d < dim; ++d)
     h5::attr_int(g, "is_periodic_" + std::to_string(d), L.geom.periodic[d] ? 1 : 0);
+  // The time stepper's state of this level, for a restart. Only u_new is written: a dump
+  // is taken at a coarse-step boundary, and advance_level() (amr/subcycle.cpp) advances
+  // each level (the update goes into u_old's storage, then the two swap) before any finer
+  // ghost fill reads its old state. The one read before that, the regrid at the start of
+  // the next step, fills fine ghosts at the fine t_new, where fill_ghosts() uses the
+  // coarse u_new alone (weight 1) unless rounding puts that time below the coarse t_new;
+  // Hierarchy::restore() copies u_new into u_old for that case.
+  h5::attr_double(g, "t_old", L.t_old);
+  h5::attr_double(g, "t_new", L.t_new);
+  h5::attr_int(g, "steps", L.steps);
+  h5::attr_int(g, "last_regrid_step", L.last_regrid_step);
   {
     h5::Id da = h5::create_group(g, "data_attributes");
     h5::attr_int(da, "comps", ncomp);
@@ -160,6 +171,18 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
     // yt places the domain at dx * prob_domain (origin 0); the true origin is here.
     h5::attr_doubles(global, "prob_lo",
                      std::vector<double>(cfg.geom0.prob_lo, cfg.geom0.prob_lo + dim));
+  }
+  {
+    // What a restart needs beyond the levels, and the facts it checks the deck against.
+    h5::Id c = h5::create_group(file, "checkpoint");
+    h5::attr_int(c, "step", info.step);
+    h5::attr_long(c, "cell_updates", h.cell_updates());
+    h5::attr_int(c, "regrids", h.regrid_count());
+    h5::attr_int(c, "max_level", cfg.max_level);
+    if (!cfg.ref_ratio.empty()) h5::attr_ints(c, "ref_ratio", cfg.ref_ratio);
+    h5::attr_box(c, "domain", cfg.geom0.domain, dim);
+    if (!info.initial_totals.empty())
+      h5::attr_doubles(c, "initial_totals", info.initial_totals);
   }
   std::vector<double> rank_load(h.comm().size(), 0.0);
   for (int l = 0; l <= h.finest_level(); ++l)

@@ -15,6 +15,7 @@ struct DumpInfo {
   std::vector<std::string> component_names;
   int step = 0;      // coarse steps taken
   std::string deck;  // Deck::echo(): every key as used, defaults included
+  std::vector<double> initial_totals;  // per component at step 0, for a restart's summary
 };
 
 /// Start of each box's cells in a level's cell-ordered data (patch order), then the
@@ -37,6 +38,9 @@ double dump_cost(const AmrConfig& cfg, int level, const Box& box);
 /// only), data_datatype_0 (a hard link to it, for XDMF), vtkGhostType (uint8 per cell);
 /// group data_attributes. Root: num_levels, num_components, component_N, time, iteration,
 /// deck, code_version; dataset rank_load; group Chombo_global (SpaceDim, prob_lo).
+/// Every dump is a checkpoint (see amr/io/checkpoint.hpp): each level_L also holds t_old,
+/// t_new, steps, last_regrid_step; group checkpoint holds step, cell_updates, regrids,
+/// max_level, ref_ratio, domain and initial_totals.
 void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path);
 
 }  // namespace pw

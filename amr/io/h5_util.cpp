@@ -62,6 +62,27 @@ Id create_parallel(const std::string& path, MPI_Comm comm) {
             H5Fclose);
 }
 
+Id open_parallel(const std::string& path, MPI_Comm comm) {
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  return Id(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), "opening " + path),
+            H5Fclose);
+}
+
+Id open_group(hid_t parent, const std::string& name) {
+  if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0)
+    throw std::runtime_error("missing group " + name);
+  return Id(check(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), "group " + name),
+            H5Gclose);
+}
+
+Id open_dataset(hid_t parent, const std::string& name) {
+  if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0)
+    throw std::runtime_error("missing dataset " + name);
+  return Id(check(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "dataset " + name),
+            H5Dclose);
+}
+
 Id create_group(hid_t parent, const std::string& name) {
   return Id(check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                   "group " + name),
@@ -87,6 +108,98 @@ void attr_string(hid_t obj, const std::string& name, const std::string& v) {
   H5Tset_size(t, v.size() + 1);
   H5Tset_strpad(t, H5T_STR_NULLTERM);
   scalar_attr(obj, name, t, v.c_str());
+}
+
+void attr_ints(hid_t obj, const std::string& name, const std::vector<int>& v) {
+  const hsize_t n = v.size();
+  Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  write_attr(obj, name, H5T_NATIVE_INT, space, v.data());
+}
+
+void attr_long(hid_t obj, const std::string& name, long v) {
+  scalar_attr(obj, name, H5T_NATIVE_LONG, &v);
+}
+
+namespace {
+
+/// Open attribute `name` of `obj` and check that it holds `n` elements.
+Id open_attr(hid_t obj, const std::string& name, hssize_t n) {
+  if (H5Aexists(obj, name.c_str()) <= 0)
+    throw std::runtime_error("missing attribute " + name);
+  Id a(check(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "attribute " + name), H5Aclose);
+  Id space(H5Aget_space(a), H5Sclose);
+  if (n >= 0 && H5Sget_simple_extent_npoints(space) != n)
+    throw std::runtime_error("attribute " + name + " has an unexpected size");
+  return a;
+}
+
+hssize_t attr_size(hid_t a) {
+  Id space(H5Aget_space(a), H5Sclose);
+  return H5Sget_simple_extent_npoints(space);
+}
+
+template <class T>
+T read_scalar(hid_t obj, const std::string& name, hid_t type) {
+  T v{};
+  Id a = open_attr(obj, name, 1);
+  check_status(H5Aread(a, type, &v), "reading attribute " + name);
+  return v;
+}
+
+template <class T>
+std::vector<T> read_vector(hid_t obj, const std::string& name, hid_t type) {
+  Id a = open_attr(obj, name, -1);
+  std::vector<T> v(size_t(attr_size(a)));
+  if (!v.empty()) check_status(H5Aread(a, type, v.data()), "reading attribute " + name);
+  return v;
+}
+
+}  // namespace
+
+int read_attr_int(hid_t obj, const std::string& name) {
+  return read_scalar<int>(obj, name, H5T_NATIVE_INT);
+}
+
+long read_attr_long(hid_t obj, const std::string& name) {
+  return read_scalar<long>(obj, name, H5T_NATIVE_LONG);
+}
+
+double read_attr_double(hid_t obj, const std::string& name) {
+  return read_scalar<double>(obj, name, H5T_NATIVE_DOUBLE);
+}
+
+std::vector<int> read_attr_ints(hid_t obj, const std::string& name) {
+  return read_vector<int>(obj, name, H5T_NATIVE_INT);
+}
+
+std::vector<double> read_attr_doubles(hid_t obj, const std::string& name) {
+  return read_vector<double>(obj, name, H5T_NATIVE_DOUBLE);
+}
+
+std::string read_attr_string(hid_t obj, const std::string& name) {
+  Id a = open_attr(obj, name, 1);
+  Id ftype(H5Aget_type(a), H5Tclose);
+  if (H5Tget_class(ftype) != H5T_STRING)
+    throw std::runtime_error("attribute " + name + " is not a string");
+  const size_t n = H5Tget_size(ftype);
+  Id t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t, n + 1);
+  H5Tset_strpad(t, H5T_STR_NULLTERM);
+  std::vector<char> buf(n + 1, '\0');
+  check_status(H5Aread(a, t, buf.data()), "reading attribute " + name);
+  return std::string(buf.data());
+}
+
+Box read_attr_box(hid_t obj, const std::string& name, int dim) {
+  Id a = open_attr(obj, name, 1);
+  std::vector<int> v(size_t(2 * dim));
+  check_status(H5Aread(a, box_type(dim), v.data()), "reading attribute " + name);
+  Box b(IntVect{0, 0, 0}, IntVect{0, 0, 0});  // unused directions: one cell
+  for (int d = 0; d < dim; ++d) {
+    b.lo[d] = v[size_t(d)];
+    b.hi[d] = v[size_t(dim + d)];
+  }
+  return b;
 }
 
 Id box_type(int dim) {
@@ -146,6 +259,36 @@ void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
   Id dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
   H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
   check_status(H5Dwrite(dset, mem_type, mspace, fspace, dxpl, buf), "collective write");
+}
+
+hsize_t extent(hid_t dset) {
+  Id space(H5Dget_space(dset), H5Sclose);
+  return hsize_t(H5Sget_simple_extent_npoints(space));
+}
+
+void read_all(hid_t dset, hid_t mem_type, void* buf) {
+  check_status(H5Dread(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "read");
+}
+
+void read_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs, void* buf) {
+  Id fspace(H5Dget_space(dset), H5Sclose);
+  hsize_t total = 0;
+  H5Sselect_none(fspace);
+  for (const Run& r : runs) {
+    if (r.count == 0) continue;
+    check_status(
+        H5Sselect_hyperslab(fspace, H5S_SELECT_OR, &r.first, nullptr, &r.count, nullptr),
+        "hyperslab");
+    total += r.count;
+  }
+  const hsize_t mem_n = total > 0 ? total : 1;
+  Id mspace(H5Screate_simple(1, &mem_n, nullptr), H5Sclose);
+  if (total == 0) H5Sselect_none(mspace);
+  Id dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  double dummy = 0;
+  check_status(H5Dread(dset, mem_type, mspace, fspace, dxpl, total > 0 ? buf : &dummy),
+               "collective read");
 }
 
 void write_all_from(hid_t dset, hid_t mem_type, hsize_t n, const void* buf, int rank,

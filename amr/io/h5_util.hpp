@@ -36,6 +36,11 @@ class Id {
 /// Throws std::runtime_error when the file cannot be created.
 Id create_parallel(const std::string& path, MPI_Comm comm);
 Id create_group(hid_t parent, const std::string& name);
+/// Open `path` read-only for collective MPI-IO access by every rank of `comm`. Throws
+/// std::runtime_error when it is not a readable HDF5 file.
+Id open_parallel(const std::string& path, MPI_Comm comm);
+Id open_group(hid_t parent, const std::string& name);
+Id open_dataset(hid_t parent, const std::string& name);
 
 void attr_int(hid_t obj, const std::string& name, int v);
 void attr_double(hid_t obj, const std::string& name, double v);
@@ -46,6 +51,19 @@ void attr_string(hid_t obj, const std::string& name, const std::string& v);
 void attr_box(hid_t obj, const std::string& name, const Box& b, int dim);
 /// Chombo's IntVect compound {intvecti, intvectj[, intvectk]} (int32).
 void attr_intvect(hid_t obj, const std::string& name, const IntVect& v, int dim);
+void attr_ints(hid_t obj, const std::string& name, const std::vector<int>& v);
+void attr_long(hid_t obj, const std::string& name, long v);
+
+/// Attribute readers (every rank reads the same); each throws std::runtime_error naming
+/// the attribute when it is missing or of another shape. Numbers are converted to the
+/// requested type by HDF5.
+int read_attr_int(hid_t obj, const std::string& name);
+long read_attr_long(hid_t obj, const std::string& name);
+double read_attr_double(hid_t obj, const std::string& name);
+std::vector<int> read_attr_ints(hid_t obj, const std::string& name);
+std::vector<double> read_attr_doubles(hid_t obj, const std::string& name);
+std::string read_attr_string(hid_t obj, const std::string& name);
+Box read_attr_box(hid_t obj, const std::string& name, int dim);
 
 /// The box compound type for `dim` dimensions; memory and file layout are the same
 /// (2*dim packed int32).
@@ -67,6 +85,13 @@ struct Run {
 /// selection.
 void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
                 const void* buf);
+/// Number of elements of a 1-D dataset.
+hsize_t extent(hid_t dset);
+/// Independent read of a whole 1-D dataset of `n` elements (every rank may call it).
+void read_all(hid_t dset, hid_t mem_type, void* buf);
+/// Collective read: this rank reads its runs (ascending, disjoint) of `dset` into `buf`,
+/// in order. A rank with no runs takes part with an empty selection.
+void read_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs, void* buf);
 /// Collective write of the whole dataset from `root` (others write nothing).
 void write_all_from(hid_t dset, hid_t mem_type, hsize_t n, const void* buf, int rank,
                     int root = 0);

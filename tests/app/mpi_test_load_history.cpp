@@ -1,0 +1,102 @@
+// The load history (DIR/PREFIX_load.csv) of a short multi-level run at 1, 2 and 4 ranks:
+// one row per rank per balancing step, the documented columns, and per-rank loads that
+// add up to the hierarchy's total cost and agree with the step's metrics.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/load_history.hpp"
+#include "tests/app/run_testing.hpp"
+
+using namespace pw;
+
+namespace {
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, ','))
+    out.push_back(cell);
+  return out;
+}
+
+// A directory of its own for this run: rank 0's pid, shared with every rank.
+std::filesystem::path unique_dir(const Comm& comm) {
+  const long pid = comm.sum(long(comm.rank() == 0 ? ::getpid() : 0));
+  return std::filesystem::temp_directory_path() /
+         ("pw_load_history_" + std::to_string(pid) + "_np" + std::to_string(comm.size()));
+}
+
+}  // namespace
+
+TEST(LoadHistory, OneRowPerRankPerBalancingStepAndLoadsSumToTheTotalCost) {
+  const Comm comm;
+  const auto dir = unique_dir(comm);
+  const Deck deck =
+      Deck::parse(pw::testing::swirl_deck(2), "test.toml",
+                  {"output.write=true", "output.dir=\"" + dir.string() + "\"",
+                   "output.prefix=\"lh\"", "time.max_step=6"});
+  Simulation sim(deck, comm);
+  const RunResult r = sim.run(false);
+  comm.barrier();  // rank 0 has flushed every row
+
+  std::ifstream in(dir / "lh_load.csv");
+  ASSERT_TRUE(in.good()) << dir / "lh_load.csv";
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, LoadHistory::header());
+  const std::vector<std::string> columns = split(line);
+  ASSERT_EQ(columns.size(), 16u);
+
+  const int nranks = comm.size();
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line))
+    rows.push_back(split(line));
+  ASSERT_GT(r.balance.steps, 1);
+  ASSERT_EQ(int(rows.size()), nranks * r.balance.steps);
+
+  for (int s = 0; s < r.balance.steps; ++s) {
+    double sum = 0, max = 0;
+    for (int q = 0; q < nranks; ++q) {
+      const auto& row = rows[size_t(s * nranks + q)];
+      ASSERT_EQ(row.size(), columns.size());
+      EXPECT_EQ(std::stoi(row[0]), s + 1);               // balance_step
+      EXPECT_EQ(std::stoi(row[3]), q);                   // rank
+      EXPECT_EQ(row[15], rows[size_t(s * nranks)][15]);  // one method per step
+      sum += std::stod(row[4]);
+      max = std::max(max, std::stod(row[4]));
+    }
+    // The step's imbalance column is MaxLoad / AvgLoad of the loads in its rows.
+    EXPECT_NEAR(std::stod(rows[size_t(s * nranks)][6]), max / (sum / nranks), 1e-12);
+  }
+
+  // The last balancing step made the final layout: its loads add up to the hierarchy's
+  // cost (cells x substeps, every rank of speed 1) and its patch counts to its patches.
+  const Hierarchy& h = sim.hierarchy();
+  double total = 0, substeps = 1;
+  long patches = 0;
+  for (int l = 0; l <= h.finest_level(); ++l) {
+    if (l > 0) substeps *= 2;  // ref_ratio = 2
+    total += double(h.level(l).num_cells()) * substeps;
+    patches += long(h.level(l).layout.size());
+  }
+  double last_sum = 0;
+  long last_patches = 0;
+  for (int q = 0; q < nranks; ++q) {
+    const auto& row = rows[size_t((r.balance.steps - 1) * nranks + q)];
+    last_sum += std::stod(row[4]);
+    last_patches += std::stol(row[5]);
+  }
+  EXPECT_NEAR(last_sum, total, 1e-9 * total);
+  EXPECT_EQ(last_patches, patches);
+
+  comm.barrier();
+  if (comm.rank() == 0) std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,228 @@
+// Restart at 1, 2 and 4 ranks: a run continued from one of its dumps ends with the
+// uninterrupted run's fingerprint, cell-update count and regrid count, at the same and at
+// another rank count; a missing, damaged or mismatched restart file is a UserError naming
+// the file and the problem, before any work.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/app/run_testing.hpp"
+
+using namespace pw;
+using pw::testing::run_deck;
+using pw::testing::swirl_deck;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A directory for this test and this job (tests run concurrently at several rank
+/// counts): the test name, the rank count and rank 0's pid. Created empty; removed by
+/// the returned guard.
+class TestDir {
+ public:
+  explicit TestDir(const Comm& comm) : comm_(comm) {
+    int pid = int(getpid());
+    MPI_Bcast(&pid, 1, MPI_INT, 0, comm.raw());
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = (fs::temp_directory_path() /
+             ("pw_restart_" + std::string(info->name()) + "_np" +
+              std::to_string(comm.size()) + "_" + std::to_string(pid)))
+                .string();
+    if (comm.rank() == 0) {
+      fs::remove_all(path_);
+      fs::create_directories(path_);
+    }
+    comm.barrier();
+  }
+  ~TestDir() {
+    comm_.barrier();
+    if (comm_.rank() == 0) fs::remove_all(path_);
+  }
+  std::string sub(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  Comm comm_;
+  std::string path_;
+};
+
+/// Overrides that write a dump every `interval` coarse steps into `dir`.
+std::vector<std::string> dumps(const std::string& dir, int interval,
+                               std::vector<std::string> more = {}) {
+  more.push_back("output.write=true");
+  more.push_back("output.interval=" + std::to_string(interval));
+  more.push_back("output.dir=\"" + dir + "\"");
+  return more;
+}
+
+std::string dump_at(const std::string& dir, int step) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/plt_%05d.h5", step);
+  return dir + name;
+}
+
+/// `same_ranks`: both runs on the same rank count, where the totals (sums over ranks)
+/// are bitwise equal too; on others they agree to round-off.
+void expect_same_run(const RunResult& restarted, const RunResult& full,
+                     const std::string& what, bool same_ranks = true) {
+  EXPECT_EQ(restarted.fingerprint, full.fingerprint) << what;
+  EXPECT_EQ(restarted.cell_updates, full.cell_updates) << what;
+  EXPECT_EQ(restarted.regrids, full.regrids) << what;
+  EXPECT_EQ(restarted.steps, full.steps) << what;
+  EXPECT_EQ(restarted.time, full.time) << what;
+  EXPECT_EQ(restarted.finest_level, full.finest_level) << what;
+  if (same_ranks) {
+    EXPECT_EQ(restarted.initial_totals, full.initial_totals) << what;
+    EXPECT_EQ(restarted.final_totals, full.final_totals) << what;
+  }
+  ASSERT_EQ(restarted.final_totals.size(), full.final_totals.size()) << what;
+  for (size_t c = 0; c < full.final_totals.size(); ++c) {
+    EXPECT_NEAR(restarted.initial_totals[c], full.initial_totals[c],
+                1e-13 * std::abs(full.initial_totals[c]))
+        << what;
+    EXPECT_NEAR(restarted.final_totals[c], full.final_totals[c],
+                1e-13 * std::abs(full.final_totals[c]))
+        << what;
+  }
+}
+
+/// The UserError message of a Simulation made from the 2D swirl deck (or `deck`) with
+/// `overrides`, or "" when there is none.
+std::string restart_error(const std::vector<std::string>& overrides, const Comm& comm,
+                          const std::string& deck = swirl_deck(2)) {
+  std::vector<std::string> o = {"output.write=false"};
+  o.insert(o.end(), overrides.begin(), overrides.end());
+  try {
+    Simulation sim(Deck::parse(deck, "test.toml", o), comm);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// Restarting the swirl deck from each dump in `steps` of a run that dumped every step
+/// ends as the uninterrupted run did.
+void check_restarts(int dim, int max_step, const std::vector<int>& steps) {
+  const Comm world;
+  const TestDir dir(world);
+  const std::vector<std::string> base = {"time.max_step=" + std::to_string(max_step)};
+  const RunResult full =
+      run_deck(swirl_deck(dim), world, dumps(dir.sub("full"), 1, base));
+  ASSERT_EQ(full.finest_level, 2);
+  for (int k : steps) {
+    const std::string out = dir.sub("from" + std::to_string(k));
+    const RunResult r = run_deck(
+        swirl_deck(dim), world,
+        dumps(out, 1, {base[0], "restart=\"" + dump_at(dir.sub("full"), k) + "\""}));
+    expect_same_run(r, full, "restart from step " + std::to_string(k));
+    // The continued run dumps steps k+1..max_step only.
+    EXPECT_EQ(r.dumps.size(), size_t(max_step - k));
+    if (!r.dumps.empty()) EXPECT_EQ(r.dumps.front(), dump_at(out, k + 1));
+  }
+}
+
+}  // namespace
+
+TEST(Restart, ContinuesA2DMultiLevelRunToTheSameFingerprint) {
+  // After a regrid step (4), before one (5), and the first step.
+  check_restarts(2, 12, {1, 4, 5});
+}
+
+TEST(Restart, ContinuesA3DMultiLevelRunToTheSameFingerprint) {
+  check_restarts(3, 6, {3});
+}
+
+TEST(Restart, ContinuesOnAnotherRankCount) {
+  // 2D and 3D dumps written by all ranks, continued on groups of 1 (and 2) ranks; and a
+  // dump written by one rank alone continued on all ranks.
+  const Comm world;
+  const TestDir dir(world);
+  for (int dim : {2, 3}) {
+    const std::vector<std::string> base = {"time.max_step=" +
+                                           std::string(dim == 2 ? "8" : "4")};
+    const std::string d = std::to_string(dim) + "d";
+    const RunResult full = run_deck(swirl_deck(dim), world, dumps(dir.sub(d), 2, base));
+    const std::string file = dump_at(dir.sub(d), 2);
+    for (int group : {1, 2}) {
+      if (group > world.size() || world.size() % group != 0) continue;
+      MPI_Comm sub;
+      MPI_Comm_split(world.raw(), world.rank() / group, world.rank(), &sub);
+      const std::string out = dir.sub(d + "_g" + std::to_string(group) + "_" +
+                                      std::to_string(world.rank() / group));
+      const RunResult r = run_deck(swirl_deck(dim), Comm(sub),
+                                   dumps(out, 2, {base[0], "restart=\"" + file + "\""}));
+      MPI_Comm_free(&sub);
+      expect_same_run(r, full, d + " on groups of " + std::to_string(group),
+                      group == world.size());
+    }
+    // One rank writes, all continue.
+    MPI_Comm self;
+    MPI_Comm_split(world.raw(), world.rank(), 0, &self);
+    const std::string own = dir.sub(d + "_self" + std::to_string(world.rank()));
+    run_deck(swirl_deck(dim), Comm(self), dumps(own, 2, base));
+    MPI_Comm_free(&self);
+    world.barrier();
+    const RunResult r = run_deck(
+        swirl_deck(dim), world,
+        dumps(dir.sub(d + "_all"), 2,
+              {base[0], "restart=\"" + dump_at(dir.sub(d + "_self0"), 2) + "\""}));
+    expect_same_run(r, full, d + " written by 1 rank, continued on all",
+                    world.size() == 1);
+  }
+}
+
+TEST(Restart, DamagedOrMismatchedFileIsAUserErrorNamingIt) {
+  const Comm world;
+  const TestDir dir(world);
+  run_deck(swirl_deck(2), world, dumps(dir.sub("2d"), 2, {"time.max_step=2"}));
+  run_deck(swirl_deck(3), world, dumps(dir.sub("3d"), 1, {"time.max_step=1"}));
+  const std::string good = dump_at(dir.sub("2d"), 2);
+  const std::string truncated = dir.sub("truncated.h5"), garbage = dir.sub("garbage.h5");
+  if (world.rank() == 0) {
+    fs::copy_file(good, truncated);
+    fs::resize_file(truncated, fs::file_size(good) / 2);
+    std::ofstream(garbage) << "this is not an HDF5 file\n";
+  }
+  world.barrier();
+  const auto restart = [](const std::string& f) { return "restart=\"" + f + "\""; };
+  // The good file restarts without complaint.
+  EXPECT_EQ(restart_error({restart(good)}, world), "");
+  struct Case {
+    std::string what;
+    std::vector<std::string> overrides;
+    std::string deck, expected;
+  };
+  const std::vector<Case> cases = {
+      {"missing", {restart(dir.sub("nowhere.h5"))}, swirl_deck(2), "no such file"},
+      {"truncated", {restart(truncated)}, swirl_deck(2), "truncated or corrupt"},
+      {"garbage", {restart(garbage)}, swirl_deck(2), "not an HDF5 file"},
+      {"3D dump, 2D deck",
+       {restart(dump_at(dir.sub("3d"), 1))},
+       swirl_deck(2),
+       "holds a 3D run, the deck asks for 2D"},
+      {"too many levels",
+       {restart(good), "amr.max_level=1", "advection.tag_threshold=[1.05]"},
+       swirl_deck(2),
+       "holds 3 levels, amr.max_level = 1 allows at most 2"},
+      {"components",
+       {restart(good), "advection.ncomp=1"},
+       swirl_deck(2),
+       "holds the components"},
+      {"ratio",
+       {restart(good), "amr.ref_ratio=4", "amr.blocking_factor=8"},
+       swirl_deck(2),
+       "refinement ratio between levels 0 and 1 is 2, amr.ref_ratio gives 4"},
+      {"domain", {restart(good), "domain.n_cell=[64, 64]"}, swirl_deck(2), "domain"},
+  };
+  for (const Case& c : cases) {
+    const std::string e = restart_error(c.overrides, world, c.deck);
+    EXPECT_NE(e.find(c.expected), std::string::npos) << c.what << ": got \"" << e << "\"";
+    EXPECT_EQ(e.rfind("restart: ", 0), 0u) << c.what << ": " << e;
+    EXPECT_NE(e.find(".h5"), std::string::npos) << c.what << ": names the file: " << e;
+  }
+}
