@@ -72,7 +72,23 @@ RunResult Simulation::run(bool verbose) {
 
 void Simulation::dump(int step, RunResult& r, bool verbose) {
   PhaseTimers::Scope scope(hierarchy_->timers(), "output");
-  const DumpInfo info{physics_->component_names(), step, deck_echo_, r.initial_totals};
+  DumpInfo info{physics_->component_names(), step, deck_echo_, r.initial_totals,
+                planner_->balancer().name(), {}};
+  if (!planner_->records().empty()) {
+    const LoadMetrics& now = planner_->records().back().load;
+    const LoadMetrics& mean = r.balance.mean;
+    info.balance_metrics = {{"imbalance", now.imbalance},
+                            {"std", now.std},
+                            {"idle", now.idle},
+                            {"estimated_balance", now.estimated_balance},
+                            {"uintah_i", now.uintah_i},
+                            {"imbalance_ratio", mean.imbalance},
+                            {"avg_std", mean.std},
+                            {"idle_procs", mean.idle},
+                            {"mean_estimated_balance", mean.estimated_balance},
+                            {"mean_uintah_i", mean.uintah_i},
+                            {"balancing_steps", double(r.balance.steps)}};
+  }
   r.dumps.push_back(write_dump(*hierarchy_, info, output_));
   if (verbose && comm_.rank() == 0) fmt::print("dump {}\n", r.dumps.back());
 }

@@ -120,6 +120,13 @@ void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& ran
                      np, ids.data(), rank);
   h5::write_all_from(h5::create_1d(g, "cost", H5T_NATIVE_DOUBLE, np), H5T_NATIVE_DOUBLE,
                      np, cost.data(), rank);
+  // Measured kernel seconds per level step of each patch since the last regrid (0 where
+  // not yet measured); each rank knows its own patches, the sum gives all.
+  std::vector<double> measured = h.comm().sum(L.seconds);
+  for (double& t : measured)
+    t /= L.timed_steps > 0 ? double(L.timed_steps) : 1.0;
+  h5::write_all_from(h5::create_1d(g, "measured_time", H5T_NATIVE_DOUBLE, np),
+                     H5T_NATIVE_DOUBLE, np, measured.data(), rank);
   h5::write_all_from(h5::create_1d(g, "data:offsets=0", H5T_NATIVE_INT64, np + 1),
                      H5T_NATIVE_INT64, np + 1, offsets.data(), rank);
 
@@ -165,6 +172,12 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   h5::attr_int(file, "iteration", info.step);
   h5::attr_string(file, "deck", info.deck);
   h5::attr_string(file, "code_version", "patchwork " PATCHWORK_VERSION);
+  {
+    h5::Id b = h5::create_group(file, "balance");
+    h5::attr_string(b, "method", info.balance_method);
+    for (const auto& [name, value] : info.balance_metrics)
+      h5::attr_double(b, name, value);
+  }
   {
     h5::Id global = h5::create_group(file, "Chombo_global");
     h5::attr_int(global, "SpaceDim", dim);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amr/hierarchy.hpp"
@@ -16,6 +17,9 @@ struct DumpInfo {
   int step = 0;      // coarse steps taken
   std::string deck;  // Deck::echo(): every key as used, defaults included
   std::vector<double> initial_totals;  // per component at step 0, for a restart's summary
+  std::string balance_method;          // the deck's balancer
+  // The latest balancing step's metrics and their run averages, as (name, value).
+  std::vector<std::pair<std::string, double>> balance_metrics;
 };
 
 /// Start of each box's cells in a level's cell-ordered data (patch order), then the

@@ -3,7 +3,9 @@
 // offsets, costs, every data value and the vtkGhostType mask, also when some rank owns no
 // patch of a level.
 #include <gtest/gtest.h>
+
 #include <hdf5.h>
+#include <algorithm>
 
 #include <Kokkos_Core.hpp>
 
@@ -113,6 +115,10 @@ void expect_dump_equals(const std::string& path, const Simulation& sim, int step
       EXPECT_EQ(cost[p], dump_cost(h.config(), l, L.layout.boxes[p]));
       load[L.layout.owner[p]] += cost[p];
     }
+    const auto measured = read_all<double>(f, g + "measured_time", H5T_NATIVE_DOUBLE);
+    ASSERT_EQ(measured.size(), np);
+    for (double t : measured)
+      EXPECT_GE(t, 0.0);
     const auto data = read_all<double>(f, g + "data:datatype=0", H5T_NATIVE_DOUBLE);
     ASSERT_EQ(long(data.size()), cells[np] * ncomp);
     EXPECT_EQ(read_all<double>(f, g + "data_datatype_0", H5T_NATIVE_DOUBLE), data);
@@ -145,6 +151,16 @@ void expect_dump_equals(const std::string& path, const Simulation& sim, int step
     EXPECT_EQ(hidden, expected_hidden);
   }
   EXPECT_EQ(read_all<double>(f, "/rank_load", H5T_NATIVE_DOUBLE), load);
+  const hid_t balance = H5Gopen2(f, "balance", H5P_DEFAULT);
+  EXPECT_EQ(read_string_attr(balance, "method"), "round_robin");
+  const double imbalance = read_attr<double>(balance, "imbalance", H5T_NATIVE_DOUBLE);
+  const double max_load = *std::max_element(load.begin(), load.end());
+  double total = 0;
+  for (double x : load)
+    total += x;
+  // The last balancing step's loads are those of the dump (no regrid since).
+  EXPECT_NEAR(imbalance, max_load / (total / double(load.size())), 1e-12);
+  H5Gclose(balance);
   H5Fclose(f);
 }
 
