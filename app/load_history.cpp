@@ -18,14 +18,18 @@ std::string LoadHistory::path(const OutputConfig& cfg) {
   return cfg.dir + "/" + cfg.prefix + "_load.csv";
 }
 
-LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm) {
+LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append) {
   const std::string file = path(cfg);
   std::string error;
   if (comm.rank() == 0) {
-    file_ = std::fopen(file.c_str(), "w");
+    // A restarted run goes on with the history of the run it continues, if there is one.
+    std::FILE* existing = append ? std::fopen(file.c_str(), "r") : nullptr;
+    const bool has_rows = existing != nullptr && std::fgetc(existing) != EOF;
+    if (existing != nullptr) std::fclose(existing);
+    file_ = std::fopen(file.c_str(), has_rows ? "a" : "w");
     if (file_ == nullptr)
       error = std::strerror(errno);
-    else
+    else if (!has_rows)
       fmt::print(file_, "{}\n", header());
   }
   // Every rank learns of a failure, so that none waits in a collective later on.

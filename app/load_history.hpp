@@ -21,10 +21,12 @@ class LoadHistory {
   /// Path of the history for an output configuration: DIR/PREFIX_load.csv.
   static std::string path(const OutputConfig& cfg);
 
-  /// Rank 0 creates (truncates) the file and writes the header; other ranks hold nothing.
+  /// Rank 0 creates (truncates) the file and writes the header, or appends to an existing
+  /// one; other ranks hold nothing.
   /// Collective. Precondition: cfg.dir exists (make_output_dir). Throws UserError on
   /// every rank when the file cannot be opened.
-  LoadHistory(const OutputConfig& cfg, const Comm& comm);
+  /// With `append` (a restarted run), rows go after those of an existing history.
+  LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append = false);
   ~LoadHistory();
   LoadHistory(const LoadHistory&) = delete;
   LoadHistory& operator=(const LoadHistory&) = delete;

@@ -30,7 +30,7 @@ RunResult Simulation::run(bool verbose) {
   const double start = MPI_Wtime();
   if (output_.write) {
     make_output_dir(output_, comm_);  // a bad output.dir stops the run before any work
-    history_ = std::make_unique<LoadHistory>(output_, comm_);
+    history_ = std::make_unique<LoadHistory>(output_, comm_, restart_ != nullptr);
     if (comm_.rank() == 0)
       for (const std::string& w : dump_warnings(cfg_))
         fmt::print(stderr, "patchwork: warning: {}\n", w);
