@@ -27,3 +27,17 @@ add_test(NAME yt.open_2d_3d
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(yt.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
   SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# ParaView (pvbatch) opens the same dumps' .xmf files; skipped when ParaView is missing.
+find_program(PW_PVBATCH NAMES pvbatch)
+if(PW_PVBATCH)
+  set(PW_PARAVIEW_COMMAND ${PW_PVBATCH})
+else()
+  set(PW_PARAVIEW_COMMAND ${PW_PYTHON3})  # prints why and exits 77
+endif()
+add_test(NAME paraview.open_2d_3d
+  COMMAND ${PW_PARAVIEW_COMMAND} ${CMAKE_CURRENT_LIST_DIR}/test_paraview_open.py
+          2d/plt_00004.h5 3d/plt_00002.h5
+  WORKING_DIRECTORY ${PW_YT_DIR})
+set_tests_properties(paraview.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
+  SKIP_RETURN_CODE 77 TIMEOUT 300)
