@@ -241,24 +241,39 @@ Id create_1d(hid_t loc, const std::string& name, hid_t type, hsize_t n) {
             H5Dclose);
 }
 
-void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
-                const void* buf) {
-  Id fspace(H5Dget_space(dset), H5Sclose);
+namespace {
+
+/// The file selection of `runs` in dset, a matching memory space and a collective
+/// transfer list; a rank with nothing to move takes part with empty selections.
+struct RunSelection {
+  Id file, mem, xfer;
   hsize_t total = 0;
-  H5Sselect_none(fspace);
+};
+
+RunSelection select_runs(hid_t dset, const std::vector<Run>& runs) {
+  RunSelection s{Id(H5Dget_space(dset), H5Sclose), Id(), Id()};
+  H5Sselect_none(s.file);
   for (const Run& r : runs) {
     if (r.count == 0) continue;
     check_status(
-        H5Sselect_hyperslab(fspace, H5S_SELECT_OR, &r.first, nullptr, &r.count, nullptr),
+        H5Sselect_hyperslab(s.file, H5S_SELECT_OR, &r.first, nullptr, &r.count, nullptr),
         "hyperslab");
-    total += r.count;
+    s.total += r.count;
   }
-  const hsize_t mem_n = total > 0 ? total : 1;
-  Id mspace(H5Screate_simple(1, &mem_n, nullptr), H5Sclose);
-  if (total == 0) H5Sselect_none(mspace);
-  Id dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
-  check_status(H5Dwrite(dset, mem_type, mspace, fspace, dxpl, buf), "collective write");
+  const hsize_t mem_n = s.total > 0 ? s.total : 1;
+  s.mem = Id(H5Screate_simple(1, &mem_n, nullptr), H5Sclose);
+  if (s.total == 0) H5Sselect_none(s.mem);
+  s.xfer = Id(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  H5Pset_dxpl_mpio(s.xfer, H5FD_MPIO_COLLECTIVE);
+  return s;
+}
+
+}  // namespace
+
+void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
+                const void* buf) {
+  const RunSelection s = select_runs(dset, runs);
+  check_status(H5Dwrite(dset, mem_type, s.mem, s.file, s.xfer, buf), "collective write");
 }
 
 hsize_t extent(hid_t dset) {
@@ -271,23 +286,9 @@ void read_all(hid_t dset, hid_t mem_type, void* buf) {
 }
 
 void read_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs, void* buf) {
-  Id fspace(H5Dget_space(dset), H5Sclose);
-  hsize_t total = 0;
-  H5Sselect_none(fspace);
-  for (const Run& r : runs) {
-    if (r.count == 0) continue;
-    check_status(
-        H5Sselect_hyperslab(fspace, H5S_SELECT_OR, &r.first, nullptr, &r.count, nullptr),
-        "hyperslab");
-    total += r.count;
-  }
-  const hsize_t mem_n = total > 0 ? total : 1;
-  Id mspace(H5Screate_simple(1, &mem_n, nullptr), H5Sclose);
-  if (total == 0) H5Sselect_none(mspace);
-  Id dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  const RunSelection s = select_runs(dset, runs);
   double dummy = 0;
-  check_status(H5Dread(dset, mem_type, mspace, fspace, dxpl, total > 0 ? buf : &dummy),
+  check_status(H5Dread(dset, mem_type, s.mem, s.file, s.xfer, s.total > 0 ? buf : &dummy),
                "collective read");
 }
 
