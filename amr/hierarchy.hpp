@@ -82,6 +82,12 @@ class Hierarchy {
   void fill_ghosts(int l, double time);
   /// Regrid levels > base from tags on the current data (public for tests).
   void regrid(int base);
+  /// Rebalance every level between coarse steps (all levels are in step then), with the
+  /// costs measured since the last regrid.
+  void rebalance() {
+    report_costs();
+    balance(0);
+  }
   /// Average every level down onto the next coarser one, finest first.
   void average_down_all();
 

@@ -13,6 +13,12 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size());
+  balance_interval_ = deck.get<int>("balance.interval", 0);
+  if (balance_interval_ < 0)
+    deck.fail("balance.interval",
+              "expected a number of coarse steps >= 0 (0: only after "
+              "regrids), got " +
+                  std::to_string(balance_interval_));
   output_ = read_output_config(deck);
   const std::string restart = deck.get("restart", std::string());  // a dump to continue
   deck.check_all_used();
@@ -54,6 +60,8 @@ RunResult Simulation::run(bool verbose) {
     dt = std::min(dt, cfg_.stop_time - h.time());
     h.advance(dt);
     ++r.steps;
+    // balance.interval: rebalance every N coarse steps too, not only after regrids.
+    if (balance_interval_ > 0 && r.steps % balance_interval_ == 0) h.rebalance();
     if (verbose) print_step(r.steps, dt);
     report_balancing(r, verbose);
     if (output_.due(r.steps)) dump(r.steps, r, verbose);

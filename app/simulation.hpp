@@ -61,8 +61,9 @@ class Simulation {
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<Checkpoint> restart_;  // restart=FILE, checked; null for a fresh run
   OutputConfig output_;
-  std::string deck_echo_;  // every key as used, recorded in each dump
-  size_t reported_ = 0;    // balancing steps already logged
+  std::string deck_echo_;     // every key as used, recorded in each dump
+  size_t reported_ = 0;       // balancing steps already logged
+  int balance_interval_ = 0;  // balance.interval: also rebalance every N coarse steps
   // DIR/PREFIX_load.csv, one row per rank per balancing step; null unless output.write.
   std::unique_ptr<LoadHistory> history_;
 };

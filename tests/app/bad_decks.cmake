@@ -35,3 +35,5 @@ pw_bad_deck(bad_override "expected \"section.key=value\" (no '=' found)"
   ${PW_GOOD_DECK} amr.max_level)
 pw_bad_deck(balance_levels "balance.levels: expected \"each\" or \"all\", got 'some'"
   ${PW_GOOD_DECK} balance.levels=some)
+pw_bad_deck(balance_interval "balance.interval: expected a number of coarse steps >= 0"
+  ${PW_GOOD_DECK} balance.interval=-1)

@@ -129,3 +129,14 @@ TEST(Runs, ExtraWorkChangesTheCostNotTheAnswer) {
                                     "balance.cost=measured", "balance.method=knapsack"});
   EXPECT_EQ(plain.fingerprint, heavy.fingerprint);
 }
+
+TEST(Runs, RebalancingEveryStepWithMeasuredCostsKeepsTheAnswer) {
+  // balance.interval = 1: a balancing step after every coarse step on top of the regrids.
+  const Comm world;
+  const RunResult plain = run_deck(swirl_deck(2), world, {"time.max_step=6"});
+  const RunResult often = run_deck(swirl_deck(2), world,
+                                   {"time.max_step=6", "balance.interval=1",
+                                    "balance.method=knapsack", "balance.cost=measured"});
+  EXPECT_EQ(often.fingerprint, plain.fingerprint);
+  EXPECT_GE(often.balance.steps, plain.balance.steps + 6);
+}
