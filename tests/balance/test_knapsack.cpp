@@ -8,8 +8,10 @@
 
 #include "balance/knapsack.hpp"
 #include "balance/round_robin.hpp"
+#include "tests/balance/balance_testing.hpp"
 
 using namespace pw;
+using pw::testing::loads;
 
 namespace {
 
@@ -18,14 +20,6 @@ std::vector<PatchMeta> with_costs(const std::vector<double>& costs) {
   for (size_t i = 0; i < costs.size(); ++i)
     v.push_back({Box{{int(i), 0, 0}, {int(i), 0, 0}}, 0, -1, costs[i]});
   return v;
-}
-
-std::vector<double> loads(const Plan& plan, const std::vector<PatchMeta>& patches,
-                          int p) {
-  std::vector<double> l(p, 0.0);
-  for (size_t i = 0; i < plan.owner.size(); ++i)
-    l[plan.owner[i]] += patches[plan.source[i]].cost;
-  return l;
 }
 
 }  // namespace

@@ -10,8 +10,10 @@
 
 #include "balance/mlb.hpp"
 #include "balance/mlb_phases.hpp"
+#include "tests/balance/balance_testing.hpp"
 
 using namespace pw;
+using pw::testing::loads;
 
 namespace {
 
@@ -36,14 +38,6 @@ std::vector<PatchMeta> random_patches(int n, int p, double max_cost, unsigned se
     v.push_back({Box{lo, lo + IntVect::uniform(7)}, l, own(rng), c(rng), 1 << l});
   }
   return v;
-}
-
-std::vector<double> loads(const Plan& plan, const std::vector<PatchMeta>& patches,
-                          int p) {
-  std::vector<double> l(p, 0.0);
-  for (size_t i = 0; i < plan.owner.size(); ++i)
-    l[plan.owner[i]] += patches[plan.source[i]].cost;
-  return l;
 }
 
 int ceil_log2(int p) {

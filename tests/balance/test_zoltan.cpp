@@ -9,8 +9,10 @@
 #include <string>
 
 #include "balance/balancer.hpp"
+#include "tests/balance/balance_testing.hpp"
 
 using namespace pw;
+using pw::testing::loads;
 
 namespace {
 
@@ -46,14 +48,6 @@ std::vector<PatchMeta> grid(int nx, int ny, int nz, IntVect offset = {0, 0, 0},
         v.push_back({Box{lo, lo + IntVect::uniform(7)}, 0, -1, cost});
       }
   return v;
-}
-
-std::vector<double> loads(const Plan& plan, const std::vector<PatchMeta>& patches,
-                          int p) {
-  std::vector<double> l(p, 0.0);
-  for (size_t i = 0; i < plan.owner.size(); ++i)
-    l[plan.owner[i]] += patches[plan.source[i]].cost;
-  return l;
 }
 
 /// A row whose first patch is as costly as the other 63 together.
