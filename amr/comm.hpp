@@ -5,7 +5,10 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "amr/emulation.hpp"
 
 namespace pw {
 
@@ -27,10 +30,15 @@ class Comm {
   std::vector<int> all_gather(const std::vector<int>& mine) const;
   void barrier() const;
 
+  /// Emulated heterogeneity, shared by the copies of this Comm; null when none.
+  const Emulation* emulation() const { return emulation_.get(); }
+  void set_emulation(std::shared_ptr<const Emulation> e) { emulation_ = std::move(e); }
+
  private:
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
+  std::shared_ptr<const Emulation> emulation_;
 };
 
 }  // namespace pw

@@ -33,6 +33,8 @@ void Hierarchy::advance_level(int l, double dt) {
       physics_.advance(L.geom, L.layout.boxes[p], L.u_new[p].array(), L.u_old[p].array(),
                        flux, time, dt);
       Kokkos::fence();
+      if (const Emulation* e = comm_.emulation(); e && e->slowdown > 1)
+        spin_until(start + e->slowdown * (MPI_Wtime() - start));
       L.seconds[p] += MPI_Wtime() - start;
       if (l > 0) {
         // While this patch's fluxes are still in cache.

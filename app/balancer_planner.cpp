@@ -4,16 +4,32 @@
 
 #include <utility>
 
+#include "app/network_probe.hpp"
+#include "balance/patch_family.hpp"
 #include "balance/relabel.hpp"
 
 namespace pw {
 
-BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks)
+namespace {
+
+/// A level's patches as balancer metadata (boxes, level, owners; no costs).
+std::vector<PatchMeta> metas(const LevelLayout& layout, int level, int refinement) {
+  std::vector<PatchMeta> out;
+  for (size_t p = 0; p < layout.size(); ++p)
+    out.push_back({layout.boxes[p], level, layout.owner[p], 0.0, refinement, -1});
+  return out;
+}
+
+}  // namespace
+
+BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg,
+                                 const RankInfo& ranks, const Comm& comm)
     : balancer_(make_balancer(
           deck, SplitRules{cfg.geom0.dim, cfg.blocking_factor, cfg.blocking_factor})),
       cfg_(cfg),
       forecast_(cfg.blocking(), deck.get<int>("balance.forecast_window", 20)),
-      ranks_(RankInfo::uniform(nranks)) {
+      ranks_(ranks),
+      comm_(comm) {
   if (deck.get<int>("balance.forecast_window", 20) < 1)
     deck.fail("balance.forecast_window", "expected a positive number of steps");
   const std::string cost = deck.get<std::string>("balance.cost", "cells");
@@ -31,10 +47,18 @@ BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nra
     deck.fail("balance.cost",
               "expected one of cells, model, measured, got '" + cost + "'");
   }
-  const std::string levels = deck.get<std::string>("balance.levels", "each");
-  if (levels != "each" && levels != "all")
-    deck.fail("balance.levels", "expected \"each\" or \"all\", got '" + levels + "'");
-  each_level_ = levels == "each";
+  if (!balancer_->whole_hierarchy() || deck.has("balance.levels")) {
+    const std::string levels = deck.get<std::string>("balance.levels", "each");
+    if (levels != "each" && levels != "all")
+      deck.fail("balance.levels", "expected \"each\" or \"all\", got '" + levels + "'");
+    if (levels == "each" && balancer_->whole_hierarchy())
+      deck.fail("balance.levels", balancer_->name() +
+                                      " balances all levels in one call (level by level "
+                                      "inside it): remove the key or set \"all\"");
+    each_level_ = levels == "each";
+  } else {
+    each_level_ = false;
+  }
 }
 
 std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& proposed,
@@ -47,6 +71,11 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   for (int l = 0; l < first_free && l < nlev; ++l)
     out[l] = proposed[l];
   PlanRecord rec;
+  if (balancer_->weighs_cost() && first_free == 0) {
+    const NetworkModel net = probe_network(comm_, ranks_.group);
+    ranks_.measured.alpha = net.alpha;
+    ranks_.measured.beta = net.beta;
+  }
   double substeps = 1;
   int refinement = 1;
   std::vector<PatchMeta> patches;
@@ -54,15 +83,24 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     if (l > 0) substeps *= cfg_.ref_ratio[l - 1];
     if (l > 0) refinement *= cfg_.ref_ratio[l - 1];
     if (l < first_free) continue;
+    const std::vector<int> parents =
+        l > 0 && balancer_->whole_hierarchy()
+            ? parents_in(
+                  metas(proposed[l], l, refinement),
+                  metas(proposed[l - 1], l - 1, refinement / cfg_.ref_ratio[l - 1]))
+            : std::vector<int>(proposed[l].size(), -1);
     for (size_t p = 0; p < proposed[l].size(); ++p)
-      patches.push_back({proposed[l].boxes[p], l, proposed[l].owner[p],
-                         cost(l, proposed[l].boxes[p], substeps), refinement});
+      patches.push_back(
+          {proposed[l].boxes[p], l, proposed[l].owner[p],
+           cost(l, proposed[l].boxes[p], substeps), refinement,
+           parents[p] >= 0 ? proposed[l - 1].owner[size_t(parents[p])] : -1});
     if (each_level_ || l == nlev - 1) {
       const double start = MPI_Wtime();
       Plan plan = balancer_->plan(patches, ranks_);
       rec.seconds += MPI_Wtime() - start;
       rec.patches += int(patches.size());
       rec.split += int(plan.boxes.size()) - int(patches.size());
+      if (!plan.note.empty()) rec.note += (rec.note.empty() ? "" : "; ") + plan.note;
       keep_data_in_place(plan, patches, ranks_);
       for (size_t n = 0; n < plan.boxes.size(); ++n) {
         out[plan.level[n]].boxes.push_back(plan.boxes[n]);

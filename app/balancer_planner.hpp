@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "amr/amr_config.hpp"
+#include "amr/comm.hpp"
 #include "amr/layout_planner.hpp"
 #include "balance/balancer.hpp"
 #include "balance/cost_forecast.hpp"
@@ -21,6 +22,7 @@ struct PlanRecord {
   int patches = 0;                // patches handed to the balancer
   int split = 0;                  // extra patches its splits made
   double seconds = 0;
+  std::string note;  // the balancer's account of its decision (Plan::note), if any
 };
 
 class BalancerPlanner : public LayoutPlanner {
@@ -30,12 +32,20 @@ class BalancerPlanner : public LayoutPlanner {
   /// balance.cost = "cells" (default: cells x substeps) | "model" (W = c_p + c_c N_c per
   /// step, balance.cost_patch and balance.cost_cell, seed 004 §4.2) | "measured" (kernel
   /// time forecast per region, balance.forecast_window T = 20, seed 004 §4.2.1).
-  BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks);
+  /// `ranks`: groups and speeds (see app/rank_setup.hpp); `comm` the run's, for
+  /// measuring the network when the balancer weighs costs.
+  BalancerPlanner(const Deck& deck, const AmrConfig& cfg, const RankInfo& ranks,
+                  const Comm& comm);
   std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                 int first_free) override;
   void observe(const std::vector<LevelLayout>& layouts,
                const std::vector<std::vector<double>>& seconds) override;
   const Balancer& balancer() const { return *balancer_; }
+  /// What the run measured since (seed 001's T and delta); the same on every rank.
+  void set_measurements(double step_seconds, double overhead_seconds) {
+    ranks_.measured.step_seconds = step_seconds;
+    ranks_.measured.overhead_seconds = overhead_seconds;
+  }
   /// One record per call of plan(), in order.
   const std::vector<PlanRecord>& records() const { return records_; }
 
@@ -50,6 +60,7 @@ class BalancerPlanner : public LayoutPlanner {
   double cost_patch_ = 0, cost_cell_ = 1;
   RegionForecast forecast_;
   RankInfo ranks_;
+  Comm comm_;
   bool each_level_ = true;
   std::vector<PlanRecord> records_;
 };

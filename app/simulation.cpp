@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "amr/diagnostics.hpp"
+#include "app/rank_setup.hpp"
 #include "physics/registry.hpp"
 
 namespace pw {
@@ -12,7 +13,10 @@ namespace pw {
 Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
-  planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size());
+  RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
+  comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
+  setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
+  planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, setup.ranks, comm_);
   balance_interval_ = deck.get<int>("balance.interval", 0);
   if (balance_interval_ < 0)
     deck.fail("balance.interval",
@@ -58,8 +62,11 @@ RunResult Simulation::run(bool verbose) {
   while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
     dt = std::min(dt, cfg_.stop_time - h.time());
+    const double step_start = MPI_Wtime();
+    const double balance_before = phase_seconds("balance");
     h.advance(dt);
     ++r.steps;
+    measure_step(MPI_Wtime() - step_start, phase_seconds("balance") - balance_before);
     // balance.interval: rebalance every N coarse steps too, not only after regrids.
     if (balance_interval_ > 0 && r.steps % balance_interval_ == 0) h.rebalance();
     if (verbose) print_step(r.steps, dt);
@@ -101,6 +108,21 @@ void Simulation::dump(int step, RunResult& r, bool verbose) {
   if (verbose && comm_.rank() == 0) fmt::print("dump {}\n", r.dumps.back());
 }
 
+double Simulation::phase_seconds(const std::string& phase) const {
+  const auto& s = hierarchy_->timers().seconds();
+  auto it = s.find(phase);
+  return it == s.end() ? 0.0 : it->second;
+}
+
+void Simulation::measure_step(double seconds, double balance_seconds) {
+  if (!planner_->balancer().weighs_cost()) return;
+  // The slowest rank's times, so that every rank's balancer sees the same.
+  const double step = comm_.max(seconds);
+  const double balance = comm_.max(balance_seconds);
+  if (balance > 0) overhead_ = balance;  // delta: the last balancing's own time
+  planner_->set_measurements(step, overhead_);
+}
+
 void Simulation::print_step(int step, double dt) const {
   if (comm_.rank() != 0) return;
   const Hierarchy& h = *hierarchy_;
@@ -130,10 +152,11 @@ void Simulation::report_balancing(RunResult& r, bool verbose) {
         "balance {:4d} step {} {}: imbalance {:.4f} std {:.4f} idle {:.1f}% est. balance "
         "{:.1f}% I {:.4f} | {} patches, {} split, migrated {:.3f} MB, cut {} ghost "
         "cells, "
-        "{:.3f} ms\n",
+        "{:.3f} ms{}\n",
         reported_ + 1, e.step, planner_->balancer().name(), p.load.imbalance, p.load.std,
         100 * p.load.idle, 100 * p.load.estimated_balance, p.load.uintah_i, p.patches,
-        p.split, e.bytes_migrated / 1e6, e.cut_cells, 1e3 * p.seconds);
+        p.split, e.bytes_migrated / 1e6, e.cut_cells, 1e3 * p.seconds,
+        p.note.empty() ? "" : " | " + p.note);
   }
 }
 

@@ -48,6 +48,11 @@ class Simulation {
 
  private:
   void print_step(int step, double dt) const;
+  /// Seconds charged to a phase so far on this rank.
+  double phase_seconds(const std::string& phase) const;
+  /// Give the planner the last coarse step's time and the last balancing's (seed 001's
+  /// T and delta), as the slowest rank saw them. Collective.
+  void measure_step(double seconds, double balance_seconds);
   /// Log the balancing steps made since the last call and add them to r.
   void report_balancing(RunResult& r, bool verbose);
   void print_summary(const RunResult& r) const;
@@ -64,6 +69,7 @@ class Simulation {
   std::string deck_echo_;     // every key as used, recorded in each dump
   size_t reported_ = 0;       // balancing steps already logged
   int balance_interval_ = 0;  // balance.interval: also rebalance every N coarse steps
+  double overhead_ = 0;       // seconds of the last balancing step (all ranks' max)
   // DIR/PREFIX_load.csv, one row per rank per balancing step; null unless output.write.
   std::unique_ptr<LoadHistory> history_;
 };

@@ -21,14 +21,29 @@ struct PatchMeta {
   // Cells of this level per level-0 cell along an axis: box / refinement is the patch in
   // level-0 index space, common to all levels (for geometric balancers).
   int refinement = 1;
+  // Owner of the next coarser level's patch under this one's centre, as the caller knows
+  // it (-1: level 0, or not known). Lets a balancer keep children with their parents.
+  int parent_owner = -1;
+};
+
+/// What the run has measured, for balancers that weigh the gain of a redistribution
+/// against its cost (seed 001 §4.2-4.3). The app measures them; the lab takes them as
+/// options. Every rank must hold the same values.
+struct RunMeasurements {
+  double step_seconds = 0;      // T(t): wall time of the last level-0 step
+  double alpha = 0;             // latency of a message between groups, s
+  double beta = 0;              // transfer time between groups, s per byte
+  double overhead_seconds = 0;  // delta: the computational overhead of the last balancing
+  double bytes_per_cell = 8;    // field data per cell, all components
 };
 
 struct RankInfo {
   int nranks = 1;
   std::vector<double> speed;  // relative speed per rank (1 = nominal)
   std::vector<int> group;     // group (node) per rank
+  RunMeasurements measured;
   static RankInfo uniform(int n) {
-    return {n, std::vector<double>(n, 1.0), std::vector<int>(n, 0)};
+    return {n, std::vector<double>(n, 1.0), std::vector<int>(n, 0), {}};
   }
 };
 
@@ -57,6 +72,7 @@ struct Plan {
   std::vector<int> owner;
   std::vector<int> source;
   std::vector<Transfer> schedule;  // MLB's hops, empty for other balancers
+  std::string note;  // a one-line account of the balancer's decision, for the log
 };
 
 /// The plan that keeps every patch whole: patch i goes to owner[i].
@@ -70,6 +86,12 @@ class Balancer {
   /// exactly; owners are in [0, ranks.nranks).
   virtual Plan plan(const std::vector<PatchMeta>& patches,
                     const RankInfo& ranks) const = 0;
+  /// True: plan() must see every level being balanced in one call, whatever
+  /// balance.levels says (a balancer that keeps patch families together).
+  virtual bool whole_hierarchy() const { return false; }
+  /// True: plan() reads ranks.measured, which the app then measures (the network's
+  /// alpha and beta between groups before each balancing of level 0).
+  virtual bool weighs_cost() const { return false; }
 };
 
 /// Makes a balancer; it reads its own parameters from the deck's [balance.<name>] table

@@ -6,6 +6,7 @@
 #include "balance/enzo.hpp"
 #include "balance/knapsack.hpp"
 #include "balance/lan.hpp"
+#include "balance/lan_distributed.hpp"
 #include "balance/mlb.hpp"
 #include "balance/round_robin.hpp"
 #include "balance/sfc.hpp"
@@ -20,6 +21,7 @@ const std::map<std::string, BalancerFactory>& balancer_registry() {
       {"chop_pack", ChopPack::from_deck},
       {"enzo", make_enzo},
       {"lan", make_lan},
+      {"lan_distributed", LanDistributed::from_deck},
       {"mlb", Mlb::from_deck},
       {"sfc", Sfc::from_deck},
       {"knapsack",

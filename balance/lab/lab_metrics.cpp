@@ -6,14 +6,24 @@
 
 namespace pw {
 
-double lower_bound(const std::vector<PatchMeta>& patches, int nranks) {
+double lower_bound(const std::vector<PatchMeta>& patches,
+                   const std::vector<double>& speed) {
   double total = 0, largest = 0;
   for (const PatchMeta& p : patches) {
     total += p.cost;
     largest = std::max(largest, p.cost);
   }
-  if (total <= 0) return 1;
-  return std::max(1.0, largest / (total / double(nranks)));
+  if (total <= 0 || speed.empty()) return 1;
+  double sum = 0, fastest = 0;
+  for (double v : speed) {
+    sum += v;
+    fastest = std::max(fastest, v);
+  }
+  return std::max(1.0, (largest / fastest) / (total / sum));
+}
+
+double lower_bound(const std::vector<PatchMeta>& patches, int nranks) {
+  return lower_bound(patches, std::vector<double>(size_t(nranks), 1.0));
 }
 
 namespace {
@@ -113,9 +123,9 @@ std::string check_plan(const std::vector<PatchMeta>& patches, const Plan& plan,
 }
 
 LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
-                       int nranks) {
+                       const std::vector<double>& speed) {
   LabMetrics m;
-  std::vector<double> loads(nranks, 0.0);
+  std::vector<double> loads(speed.size(), 0.0);
   bool owners = !patches.empty();
   for (const PatchMeta& p : patches)
     owners = owners && p.owner >= 0;
@@ -124,17 +134,22 @@ LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
     const PatchMeta& p = patches[plan.source[i]];
     const double c =
         p.cost * double(plan.boxes[i].num_cells()) / double(p.box.num_cells());
-    loads[plan.owner[i]] += c;
+    loads[plan.owner[i]] += c / speed[size_t(plan.owner[i])];
     total += c;
     if (plan.owner[i] != p.owner) moved += c;
   }
   m.load = load_metrics(loads);
-  m.lower_bound = lower_bound(patches, nranks);
+  m.lower_bound = lower_bound(patches, speed);
   m.patches_out = int(plan.boxes.size());
   m.split = m.patches_out - int(patches.size());
   m.comm_cut = comm_cut(plan.boxes, plan.level, plan.owner);
   if (owners) m.migrated_pct = total > 0 ? 100 * moved / total : 0;
   return m;
+}
+
+LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
+                       int nranks) {
+  return lab_metrics(patches, plan, std::vector<double>(size_t(nranks), 1.0));
 }
 
 }  // namespace pw

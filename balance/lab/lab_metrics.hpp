@@ -23,6 +23,10 @@ struct LabMetrics {
 /// max(1, largest cost / (total cost / nranks)): the best imbalance a balancer that does
 /// not split can reach. 1 for an empty list.
 double lower_bound(const std::vector<PatchMeta>& patches, int nranks);
+/// With rank speeds: max(1, (largest cost / fastest speed) / (total cost / sum of
+/// speeds)).
+double lower_bound(const std::vector<PatchMeta>& patches,
+                   const std::vector<double>& speed);
 
 /// Face-adjacent cell pairs, across the boundary between two boxes of the same level,
 /// whose boxes have different owners: the cells a 1-cell ghost exchange sends between
@@ -41,5 +45,8 @@ std::string check_plan(const std::vector<PatchMeta>& patches, const Plan& plan,
 /// its share of the patch's cells. Pre: check_plan passed.
 LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
                        int nranks);
+/// The same on ranks of the given speeds: loads are cost / speed.
+LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
+                       const std::vector<double>& speed);
 
 }  // namespace pw

@@ -14,6 +14,7 @@
 #include "balance/lab/lab_metrics.hpp"
 #include "balance/lab/patch_file.hpp"
 #include "balance/lab/workloads.hpp"
+#include "balance/patch_family.hpp"
 
 namespace {
 
@@ -46,7 +47,29 @@ struct Options {
   std::uint64_t seed = 1;
   double time = 0;
   std::string write;
+  int group_size = 0;          // consecutive ranks per group; 0: one group
+  std::vector<double> speeds;  // per rank, repeating; empty: all 1
+  RunMeasurements measured{1.0, 5e-5, 1e-9, 0.0, 8.0};
 };
+
+/// p ranks with the --group-size groups, the --speed pattern and the measurements.
+RankInfo lab_ranks(const Options& o, int p) {
+  RankInfo r = RankInfo::uniform(p);
+  for (int k = 0; k < p; ++k) {
+    if (!o.speeds.empty()) r.speed[size_t(k)] = o.speeds[size_t(k) % o.speeds.size()];
+    if (o.group_size > 0) r.group[size_t(k)] = k / o.group_size;
+  }
+  r.measured = o.measured;
+  return r;
+}
+
+/// Parent owners from the patches' own owners (when the input has them), as the app
+/// gives them.
+void set_parent_owners(std::vector<PatchMeta>& patches) {
+  const std::vector<int> parent = parents_in(patches, patches);
+  for (size_t i = 0; i < patches.size(); ++i)
+    patches[i].parent_owner = parent[i] >= 0 ? patches[size_t(parent[i])].owner : -1;
+}
 
 struct Input {
   std::string name;
@@ -57,6 +80,8 @@ std::vector<Input> load_inputs(const Options& o) {
   std::vector<Input> in;
   for (const std::string& f : o.files)
     in.push_back({f.substr(f.find_last_of('/') + 1), read_patch_file(f)});
+  for (Input& i : in)
+    set_parent_owners(i.list.patches);
   for (const std::string& w : o.workloads) {
     WorkloadSpec spec;
     spec.kind = w;
@@ -151,7 +176,7 @@ void run_lab(const Options& o) {
     for (const std::string& name : names) {
       const std::unique_ptr<Balancer> b = balancer_registry().at(name)(deck, rules);
       for (int p : o.ranks) {
-        const RankInfo ranks = RankInfo::uniform(p);
+        const RankInfo ranks = lab_ranks(o, p);
         std::vector<double> ms;
         Plan plan;
         try {
@@ -173,7 +198,7 @@ void run_lab(const Options& o) {
                      in.name, broken);
           continue;
         }
-        const LabMetrics m = lab_metrics(in.list.patches, plan, p);
+        const LabMetrics m = lab_metrics(in.list.patches, plan, ranks.speed);
         fmt::print(
             "{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2f},{:.4f},{:.4f},{},{},{},{},{:.3f}\n",
             in.name, in.list.patches.size(), p, name, m.load.imbalance, m.load.std,
@@ -231,6 +256,32 @@ int run(int argc, char** argv) {
                  "balance.lan.threshold=1.1");
   cli.add_option("--repeat", o.repeat, "time plan() this many times, report the median")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cli.add_option("--group-size", o.group_size,
+                 "consecutive ranks per group (node) for balancers that use groups; 0: "
+                 "one group")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--speed", o.speeds,
+                 "relative rank speeds, repeated over the ranks (e.g. 1 0.5: every other "
+                 "rank at half speed); loads are cost / speed")
+      ->check(CLI::PositiveNumber);
+  cli.add_option("--step-seconds", o.measured.step_seconds,
+                 "lan_distributed: T, the time of a level-0 step (seed 001 eq. 4)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--alpha", o.measured.alpha,
+                 "lan_distributed: latency between groups, s (eq. 1)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option(
+         "--beta", o.measured.beta,
+         "lan_distributed: seconds per byte between groups, 8 bytes per cell (eq. 1)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--overhead", o.measured.overhead_seconds,
+                 "lan_distributed: delta, the last redistribution's own time, s (eq. 1)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   try {
     cli.parse(argc, argv);

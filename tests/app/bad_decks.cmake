@@ -37,3 +37,17 @@ pw_bad_deck(balance_levels "balance.levels: expected \"each\" or \"all\", got 's
   ${PW_GOOD_DECK} balance.levels=some)
 pw_bad_deck(balance_interval "balance.interval: expected a number of coarse steps >= 0"
   ${PW_GOOD_DECK} balance.interval=-1)
+pw_bad_deck(rank_speeds "ranks.speed: expected one entry per rank"
+  ${PW_GOOD_DECK} ranks.speed=[1.0,1.0,1.0])
+pw_bad_deck(rank_slowdown "ranks.slowdown: expected a factor >= 1"
+  ${PW_GOOD_DECK} ranks.slow=[0] ranks.slowdown=0.5)
+pw_bad_deck(rank_slow "ranks.slow: expected ranks in [0, "
+  ${PW_GOOD_DECK} ranks.slow=[7])
+pw_bad_deck(rank_latency "ranks.latency: expected seconds >= 0"
+  ${PW_GOOD_DECK} ranks.latency=-1.0)
+pw_bad_deck(rank_groups "ranks.groups: give ranks.groups or ranks.group_size, not both"
+  ${PW_GOOD_DECK} ranks.groups=[0] ranks.group_size=1)
+pw_bad_deck(lan_distributed_levels "balance.levels: lan_distributed balances all levels in one call"
+  ${PW_GOOD_DECK} balance.method=lan_distributed balance.levels=each)
+pw_bad_deck(lan_distributed_gamma "balance.lan_distributed.gamma: expected a factor > 0"
+  ${PW_GOOD_DECK} balance.method=lan_distributed balance.lan_distributed.gamma=0.0)

@@ -32,7 +32,7 @@ double one_period_error(int n, int max_level) {
   const Deck deck = Deck::parse(text, "convergence.toml");
   const AmrConfig cfg = read_amr_config(deck);
   auto physics = make_physics(deck);
-  BalancerPlanner planner(deck, cfg, 1);
+  BalancerPlanner planner(deck, cfg, RankInfo::uniform(1), Comm(MPI_COMM_SELF));
   const Comm self(MPI_COMM_SELF);
   Hierarchy h(cfg, *physics, planner, self);
   h.initialize();
