@@ -69,7 +69,10 @@ TracedPlan LanRun::run() {
   // are small next to MinProc's hole (MinProc stays the minimum while it fills up), so we
   // stop when a round changes nothing, the case that test is there to catch. Every move
   // lowers sum(cost_r^2 / speed_r) (the receiver stays below the sender), so the rounds
-  // end; the cap only guards against round-off.
+  // end; the cap only guards against round-off. A round changes nothing only when no
+  // grid of MaxProc fits MinProc's hole and no piece of its largest grid that the rules
+  // allow fits below MaxLoad on MinProc (see split_off): the rounds stop at the threshold
+  // unless the grids are that coarse.
   const int max_rounds = 4 * (int(grids_.size()) + loads_.nranks()) + 16;
   while (unbalanced() && out_.rounds < max_rounds) {
     ++out_.rounds;
@@ -160,44 +163,70 @@ void LanRun::move(int g, int to, bool split) {
 
 bool LanRun::split_off(int g, int to, double hole) {
   const Grid grid = grids_[size_t(g)];
-  const Box& b = grid.box;
-  int d = 0;  // the longest side among the first dim directions, the lowest on a tie
-  for (int k = 1; k < rules_.dim && k < 3; ++k)
-    if (b.size()[k] > b.size()[d]) d = k;
   const int bf = std::max(1, rules_.blocking_factor);
-  const int len = b.size()[d];
-  // Cuts at multiples of bf give pieces that are multiples of bf only if b is aligned.
-  if (b.lo[d] - bf * floor_div(b.lo[d], bf) != 0 || len % bf != 0) return false;
-  const int units = len / bf;
   const int min_units = std::max(1, (rules_.min_size + bf - 1) / bf);
-  if (units < 2 * min_units) return false;
-  // The lo-side piece of k units that fills the hole best (the smaller one on a tie)...
-  const double unit_cost = grid.cost / units;
-  int k = int(std::floor(hole / unit_cost));
-  if ((k + 1) * unit_cost - hole < hole - k * unit_cost) ++k;
-  k = std::clamp(k, min_units, units - min_units);
-  // ...but the receiver must stay below the sender's load before the cut, so that the
-  // maximum never rises. (Rounding to the nearest unit overshoots by at most half a unit,
-  // so this takes at most one step unless the clamp raised k.)
+  // The receiver must stay below the sender's load before the cut, so that the maximum
+  // never rises.
   const double room = loads_.load(grid.owner) - loads_.load(to);
-  while (k >= min_units && k * unit_cost / loads_.speed(to) >= room)
-    --k;
-  if (k < min_units) return false;
+  // The cuts are planned first: nothing changes unless a piece fits.
+  std::vector<Box> rests;  // what is cut off on the way stays on the sender
+  Box b = grid.box, piece;
+  double cost = grid.cost;
+  for (;;) {
+    int d = 0;  // the longest side among the first dim directions, the lowest on a tie
+    for (int k = 1; k < rules_.dim && k < 3; ++k)
+      if (b.size()[k] > b.size()[d]) d = k;
+    const int len = b.size()[d];
+    // Cuts at multiples of bf give pieces that are multiples of bf only if b is aligned.
+    if (b.lo[d] - bf * floor_div(b.lo[d], bf) != 0 || len % bf != 0) return false;
+    const int units = len / bf;
+    if (units < 2 * min_units) return false;
+    // The lo-side piece of k units that fills the hole best (the smaller one on a tie)...
+    const double unit_cost = cost / units;
+    int k = int(std::floor(hole / unit_cost));
+    if ((k + 1) * unit_cost - hole < hole - k * unit_cost) ++k;
+    k = std::clamp(k, min_units, units - min_units);
+    // ...that fits under the room. (Rounding to the nearest unit overshoots by at most
+    // half a unit, so this takes at most one step unless the clamp raised k.)
+    while (k >= min_units && k * unit_cost / loads_.speed(to) >= room)
+      --k;
+    Box lo_side = b, rest = b;
+    lo_side.hi[d] = b.lo[d] + std::max(k, min_units) * bf - 1;
+    rest.lo[d] = lo_side.hi[d] + 1;
+    rests.push_back(rest);
+    if (k >= min_units) {
+      piece = lo_side;
+      break;
+    }
+    // Even the thinnest slab would lift the receiver to the sender's load (a coarse
+    // cross-section: Fig. 8 stops here). Cut the slab off and split it in turn along its
+    // own longest side, so that a piece still fills the hole; the slab's other part
+    // stays on the sender.
+    b = lo_side;
+    cost = share(b, grid.source);
+  }
 
-  Box piece = b, rest = b;
-  piece.hi[d] = b.lo[d] + k * bf - 1;
-  rest.lo[d] = piece.hi[d] + 1;
-  const double piece_cost = share(piece, grid.source),
-               rest_cost = share(rest, grid.source);
   auto& mine = by_cost_[size_t(grid.owner)];
   mine.erase({grid.cost, g});
-  grids_[size_t(g)].box = rest;
-  grids_[size_t(g)].cost = rest_cost;
-  mine.insert({rest_cost, g});
+  double after = 0;
+  for (size_t i = 0; i < rests.size(); ++i) {
+    const double c = share(rests[i], grid.source);
+    after += c;
+    int r = g;
+    if (i == 0) {
+      grids_[size_t(g)].box = rests[i];
+      grids_[size_t(g)].cost = c;
+    } else {
+      r = int(grids_.size());
+      grids_.push_back({rests[i], grid.source, grid.owner, c});
+    }
+    mine.insert({c, r});
+  }
+  const double piece_cost = share(piece, grid.source);
   const int p = int(grids_.size());
   grids_.push_back({piece, grid.source, grid.owner, piece_cost});
   mine.insert({piece_cost, p});
-  loads_.add(grid.owner, rest_cost + piece_cost - grid.cost);  // round-off only
+  loads_.add(grid.owner, after + piece_cost - grid.cost);  // round-off only
   move(p, to, true);
   return true;
 }
@@ -211,7 +240,7 @@ TracedPlan Lan::trace(const std::vector<PatchMeta>& patches,
 
 std::unique_ptr<Balancer> make_lan(const Deck& deck, const SplitRules& rules) {
   const std::string key = "balance.lan.threshold";
-  const double threshold = deck.get<double>(key, 1.25);
+  const double threshold = deck.get<double>(key, Lan::kDefaultThreshold);
   if (!(threshold >= 1.0))
     deck.fail(key, "expected a MaxLoad/AvgLoad ratio >= 1, got " + to_toml(threshold));
   return std::make_unique<Lan>(rules, threshold);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <random>
@@ -128,7 +129,8 @@ TEST(Lan, TriggersOnMaxOverAverageNotOnMaxOverMin) {
   const RankInfo ranks = RankInfo::uniform(6);
   // (20, 8, 8, 8, 8, 8): MaxLoad/AvgLoad = 2 > 1.25, so lan acts, down to <= 1.25*10.
   const auto hot = rows({{20, 0}, {8, 1}, {8, 2}, {8, 3}, {8, 4}, {8, 5}});
-  const TracedPlan t = Lan(SplitRules{3, 1, 1}).trace(hot, ranks);
+  const Lan lan(SplitRules{3, 1, 1}, 1.25);
+  const TracedPlan t = lan.trace(hot, ranks);
   EXPECT_FALSE(t.moves.empty());
   EXPECT_LE(max_of(loads(t.plan, hot, ranks)), 12.5);
   // (12, 12, 12, 12, 12, 0), each 12 as four grids of 3: MaxLoad/AvgLoad = 1.2 < 1.25,
@@ -138,7 +140,7 @@ TEST(Lan, TriggersOnMaxOverAverageNotOnMaxOverMin) {
     for (int g = 0; g < 4; ++g)
       spec.push_back({3, r});
   const auto cold = rows(spec);
-  EXPECT_TRUE(Lan(SplitRules{3, 1, 1}).trace(cold, ranks).moves.empty());
+  EXPECT_TRUE(lan.trace(cold, ranks).moves.empty());
   EXPECT_FALSE(Enzo().trace(cold, ranks).moves.empty());
 }
 
@@ -164,6 +166,54 @@ TEST(Lan, LeavesWholeAPatchThatCannotBeCutWithinTheRules) {
   const Plan plan = Lan(SplitRules{3, 8, 16}).plan(patches, RankInfo::uniform(2));
   ASSERT_EQ(plan.boxes.size(), 1u);
   EXPECT_EQ(plan.boxes[0], patches[0].box);
+}
+
+namespace {
+
+/// A patch of about k times the average load on rank 0 of p, among n 16^3 patches dealt
+/// round-robin; every box aligned to 8.
+std::vector<PatchMeta> one_big_patch(double k, int p, int n) {
+  std::vector<PatchMeta> v;
+  for (int i = 0; i < n; ++i) {
+    const IntVect lo{16 * i, 0, 0};
+    v.push_back({Box{lo, lo + IntVect::uniform(15)}, 0, i % p, 4096.0});
+  }
+  // B = k (B + S) / p: a 64 x 64 x 8m box with B nearest to k S / (p - k).
+  const double want = k * 4096.0 * n / (p - k);
+  const int m = std::max(1, int(std::lround(want / (64.0 * 64 * 8))));
+  const Box big{{0, 64, 0}, {63, 127, 8 * m - 1}};
+  v.push_back({big, 0, 0, double(big.num_cells())});
+  return v;
+}
+
+}  // namespace
+
+TEST(Lan, CutsAPatchOfManyTimesTheAverageDownToTheThreshold) {
+  // Without splitting the big patch alone leaves MaxLoad/AvgLoad near k. The splitting
+  // phase cuts pieces off it round after round until the ratio is at most the threshold,
+  // also when the thinnest slab along the longest side of what is left would lift MinProc
+  // to MaxLoad (p = 256, k = 8.5: a 32x32x40 rest whose 32x32x8 slab is as large as the
+  // room; that slab is cut again). Thresholds: the default 1.25, the paper's Sec. 5 1.2,
+  // and tighter ones.
+  const SplitRules rules{3, 8, 8};
+  for (const int p : {16, 64, 256})
+    for (const double k : {2.5, 8.5, 14.0}) {
+      const auto patches = one_big_patch(k, p, 8 * p);
+      const RankInfo ranks = RankInfo::uniform(p);
+      for (const double t : {Lan::kDefaultThreshold, 1.2, 1.1, 1.05}) {
+        const Plan plan = Lan(rules, t).plan(patches, ranks);
+        const auto l = loads(plan, patches, ranks);
+        const double avg = std::accumulate(l.begin(), l.end(), 0.0) / p;
+        EXPECT_GT(patches.back().cost, 2 * t * avg);
+        EXPECT_LE(max_of(l), t * avg * (1 + 1e-12)) << p << " " << k << " " << t;
+        for (const Box& b : plan.boxes)
+          for (int d = 0; d < 3; ++d) {
+            EXPECT_EQ(b.lo[d] % 8, 0) << b;
+            EXPECT_EQ(b.size()[d] % 8, 0) << b;
+          }
+        expect_exact_cover(plan, patches);
+      }
+    }
 }
 
 TEST(Lan, NeverRaisesTheMaxLoad) {
