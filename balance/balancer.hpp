@@ -13,6 +13,8 @@
 
 namespace pw {
 
+class RankComm;
+
 struct PatchMeta {
   Box box;
   int level = 0;
@@ -27,6 +29,9 @@ struct RankInfo {
   int nranks = 1;
   std::vector<double> speed;  // relative speed per rank (1 = nominal)
   std::vector<int> group;     // group (node) per rank
+  // What the parallel balancers (sfc, mlb) communicate through; null: the simulated one
+  // (every rank's part in this process). Else its ranks must be the nranks.
+  const RankComm* comm = nullptr;
   static RankInfo uniform(int n) {
     return {n, std::vector<double>(n, 1.0), std::vector<int>(n, 0)};
   }

@@ -1,5 +1,6 @@
 #include "balance/sim_comm.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace pw {
@@ -9,6 +10,39 @@ RankMin allreduce_minloc(const std::vector<double>& per_rank) {
   for (int r = 0; r < int(per_rank.size()); ++r)
     if (per_rank[r] < m.value || m.rank < 0) m = {per_rank[r], r};
   return m;
+}
+
+RankMin SimRankComm::allreduce_minloc(
+    int nranks, const std::function<double(int, double)>& value_of) const {
+  RankMin m{std::numeric_limits<double>::infinity(), -1};
+  for (int r = 0; r < nranks; ++r) {
+    const double v = value_of(r, m.value);
+    if (v < m.value || m.rank < 0) m = {v, r};
+  }
+  return m;
+}
+
+std::vector<int> SimRankComm::broadcast(
+    int, int, const std::function<std::vector<int>()>& data) const {
+  return data();
+}
+
+std::vector<int> SimRankComm::all_gather(
+    int nranks, const std::function<std::vector<int>(int)>& data_of) const {
+  std::vector<int> all;
+  for (int r = 0; r < nranks; ++r) {
+    const std::vector<int> mine = data_of(r);
+    all.insert(all.end(), mine.begin(), mine.end());
+  }
+  return all;
+}
+
+std::vector<Letter> SimRankComm::exchange(int, const std::function<int(int)>&,
+                                          std::vector<Letter> out) const {
+  std::sort(out.begin(), out.end(), [](const Letter& a, const Letter& b) {
+    return std::make_pair(a.to, a.from) < std::make_pair(b.to, b.from);
+  });
+  return out;
 }
 
 }  // namespace pw
