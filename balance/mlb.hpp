@@ -38,7 +38,9 @@ class Mlb : public Balancer {
   /// plan.schedule: the hops by step (0 = coarsest edge), from initial owner
   /// (mlb_initial_owners) to plan.owner; a rank sends in at most ceil(log2 p) steps, to
   /// one partner per step (two when it also plays a virtual rank, p not a power of 2).
-  /// Patches are never split. Deterministic.
+  /// Patches are never split. Deterministic. The phases run per hypercube position on
+  /// ranks.comm (each rank plays its own position and a virtual one it hosts); the plan
+  /// is the same on every rank and for every communicator.
   Plan plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const override;
 };
 
