@@ -4,11 +4,13 @@
 
 #include <utility>
 
+#include "balance/mpi_rank_comm.hpp"
 #include "balance/relabel.hpp"
 
 namespace pw {
 
-BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks)
+BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks,
+                                 MPI_Comm comm)
     : balancer_(make_balancer(
           deck, SplitRules{cfg.geom0.dim, cfg.blocking_factor, cfg.blocking_factor})),
       cfg_(cfg),
@@ -35,6 +37,8 @@ BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nra
   if (levels != "each" && levels != "all")
     deck.fail("balance.levels", "expected \"each\" or \"all\", got '" + levels + "'");
   each_level_ = levels == "each";
+  if (comm != MPI_COMM_NULL) rank_comm_ = std::make_unique<MpiRankComm>(comm);
+  ranks_.comm = rank_comm_.get();
 }
 
 std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& proposed,

@@ -2,6 +2,8 @@
 // patch list (cost = cells x substeps of the level) and its plan back into level layouts.
 #pragma once
 
+#include <mpi.h>
+
 #include <memory>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "balance/balancer.hpp"
 #include "balance/cost_forecast.hpp"
 #include "balance/metrics.hpp"
+#include "balance/rank_comm.hpp"
 
 namespace pw {
 
@@ -30,7 +33,10 @@ class BalancerPlanner : public LayoutPlanner {
   /// balance.cost = "cells" (default: cells x substeps) | "model" (W = c_p + c_c N_c per
   /// step, balance.cost_patch and balance.cost_cell, seed 004 §4.2) | "measured" (kernel
   /// time forecast per region, balance.forecast_window T = 20, seed 004 §4.2.1).
-  BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks);
+  /// comm (when not MPI_COMM_NULL, of nranks ranks): what the parallel balancers (sfc,
+  /// mlb) communicate through; else every rank's part runs in this process.
+  BalancerPlanner(const Deck& deck, const AmrConfig& cfg, int nranks,
+                  MPI_Comm comm = MPI_COMM_NULL);
   std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                 int first_free) override;
   void observe(const std::vector<LevelLayout>& layouts,
@@ -52,6 +58,7 @@ class BalancerPlanner : public LayoutPlanner {
   RankInfo ranks_;
   bool each_level_ = true;
   std::vector<PlanRecord> records_;
+  std::unique_ptr<RankComm> rank_comm_;
 };
 
 }  // namespace pw

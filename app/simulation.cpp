@@ -12,7 +12,7 @@ namespace pw {
 Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
-  planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size());
+  planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, comm_.size(), comm_.raw());
   balance_interval_ = deck.get<int>("balance.interval", 0);
   if (balance_interval_ < 0)
     deck.fail("balance.interval",
