@@ -41,6 +41,7 @@ class BalancerPlanner : public LayoutPlanner {
                                 int first_free) override;
   void observe(const std::vector<LevelLayout>& layouts,
                const std::vector<std::vector<double>>& seconds) override;
+  std::vector<LayoutHop> hops() const override { return hops_; }
   const Balancer& balancer() const { return *balancer_; }
   /// One record per call of plan(), in order.
   const std::vector<PlanRecord>& records() const { return records_; }
@@ -49,6 +50,9 @@ class BalancerPlanner : public LayoutPlanner {
   enum class Cost { cells, model, measured };
   /// Cost of a patch of `level` per coarse step (its level takes `substeps` steps).
   double cost(int level, const Box& box, double substeps) const;
+  /// Adds a hop-by-hop plan's schedule to hops_; slot[n]: where plan.boxes[n] went in
+  /// its level's layout.
+  void record_hops(const Plan& plan, const std::vector<int>& slot);
 
   std::unique_ptr<Balancer> balancer_;
   AmrConfig cfg_;
@@ -59,6 +63,7 @@ class BalancerPlanner : public LayoutPlanner {
   bool each_level_ = true;
   std::vector<PlanRecord> records_;
   std::unique_ptr<RankComm> rank_comm_;
+  std::vector<LayoutHop> hops_;  // of the last plan()
 };
 
 }  // namespace pw

@@ -62,6 +62,7 @@ struct Plan {
   std::vector<int> owner;
   std::vector<int> source;
   std::vector<Transfer> schedule;  // MLB's hops, empty for other balancers
+  bool hop_by_hop = false;  // data should follow the schedule's hops, not go straight
 };
 
 /// The plan that keeps every patch whole: patch i goes to owner[i].

@@ -85,12 +85,7 @@ std::vector<int> mlb_initial_owners(const std::vector<PatchMeta>& patches, int n
 }
 
 std::unique_ptr<Balancer> Mlb::from_deck(const Deck& deck, const SplitRules&) {
-  const std::string key = "balance.mlb.hops";
-  if (deck.get<bool>(key, false))
-    deck.fail(key,
-              "true (move patches hop by hop along the schedule) is not supported by the "
-              "migration yet; expected false");
-  return std::make_unique<Mlb>();
+  return std::make_unique<Mlb>(deck.get<bool>("balance.mlb.hops", false));
 }
 
 namespace {
@@ -160,6 +155,7 @@ Plan Mlb::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) con
   // Every position ends with the same total; take one this process plays.
   const double total = block[std::find(mine.begin(), mine.end(), true) - mine.begin()];
   Plan plan = whole_patches(patches, owner0);
+  plan.hop_by_hop = hops_;
   if (!(total > 0)) return plan;  // nothing to balance
 
   // Phase 2 (§3.2), the same on every rank: desired loads follow the speeds.

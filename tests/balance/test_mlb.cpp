@@ -219,12 +219,19 @@ TEST(Mlb, FasterRanksTakeProportionallyMore) {
   EXPECT_EQ(l[1], 100.0);
 }
 
-TEST(Mlb, RegisteredAndHopsIsNotYetSupported) {
+TEST(Mlb, RegisteredAndHopsAskForHopByHopMigration) {
+  const auto patches = random_patches(60, 4, 10.0, 2);
   const Deck deck = Deck::parse("[balance]\nmethod = \"mlb\"\n", "mlb.toml");
-  EXPECT_EQ(make_balancer(deck, SplitRules{})->name(), "mlb");
+  const auto straight = make_balancer(deck, SplitRules{});
+  EXPECT_EQ(straight->name(), "mlb");
   const Deck hops =
       Deck::parse("[balance]\nmethod = \"mlb\"\nmlb.hops = true\n", "hops.toml");
-  EXPECT_THROW(make_balancer(hops, SplitRules{}), UserError);
+  const Plan a = straight->plan(patches, RankInfo::uniform(4));
+  const Plan b = make_balancer(hops, SplitRules{})->plan(patches, RankInfo::uniform(4));
+  EXPECT_FALSE(a.hop_by_hop);
+  EXPECT_TRUE(b.hop_by_hop);
+  EXPECT_EQ(a.owner, b.owner);
+  EXPECT_FALSE(b.schedule.empty());
 }
 
 TEST(Mlb, PerPositionPhasesGiveTheAllPositionsSchedule) {
