@@ -103,6 +103,7 @@ void scan_loads(const RankComm& comm, int nranks, const mlb::Hypercube& cube,
   const auto host = [&](int q) { return cube.host(q); };
   for (int k = 0; k < cube.dims; ++k) {
     std::vector<Letter> out;
+    out.reserve(mine.size());
     for (int q = 0; q < cube.size(); ++q)
       if (mine[q]) out.push_back({q, mlb::edge_partner(q, k), {block[q]}});
     for (const Letter& l : comm.exchange(nranks, host, std::move(out))) {
@@ -191,19 +192,20 @@ Plan Mlb::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) con
   for (int s = 0; s < cube.dims; ++s) {
     const int k = cube.dims - 1 - s;
     std::vector<Letter> out;
+    out.reserve(mine.size());
     for (int q = 0; q < size; ++q) {
       if (!mine[q]) continue;
       const int to = mlb::edge_partner(q, k);
       Letter l{q, to, {}};
-      Held keep;
+      size_t kept = 0;  // compacted in place: items staying at q
       for (const auto& [i, final_pos] : held[q])
         if (((q ^ final_pos) >> k & 1) != 0) {
           l.body.insert(l.body.end(), {double(i), double(final_pos)});
           sent[q].insert(sent[q].end(), {s, q, to, i});
         } else {
-          keep.push_back({i, final_pos});
+          held[q][kept++] = {i, final_pos};
         }
-      held[q] = std::move(keep);
+      held[q].resize(kept);
       out.push_back(std::move(l));
     }
     for (const Letter& l : comm.exchange(
@@ -216,8 +218,9 @@ Plan Mlb::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) con
   // positions end with, (step, from, to, item) for each hop they sent.
   const std::vector<int> all = comm.all_gather(p, [&](int r) {
     std::vector<int> v;
-    for (int q = 0; q < size; ++q) {
-      if (cube.host(q) != r) continue;
+    const int own = cube.pos_of[r];  // and the virtual sibling r may play
+    for (int q : {own, own ^ 1}) {
+      if (q >= size || cube.host(q) != r) continue;
       for (const auto& [i, final_pos] : held[q])
         v.insert(v.end(), {-1, i, final_pos, 0});
       v.insert(v.end(), sent[q].begin(), sent[q].end());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace pw {
 
@@ -39,10 +40,22 @@ std::vector<int> SimRankComm::all_gather(
 
 std::vector<Letter> SimRankComm::exchange(int, const std::function<int(int)>&,
                                           std::vector<Letter> out) const {
-  std::sort(out.begin(), out.end(), [](const Letter& a, const Letter& b) {
-    return std::make_pair(a.to, a.from) < std::make_pair(b.to, b.from);
-  });
-  return out;
+  // Pairwise: every place gets at most one letter, so placing them by `to` sorts them
+  // (in linear time: a round of the hypercube has one letter per position).
+  int places = 0;
+  for (const Letter& l : out)
+    places = std::max(places, l.to + 1);
+  std::vector<int> at(size_t(places), -1);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (at[size_t(out[i].to)] >= 0)
+      throw std::logic_error("SimRankComm::exchange: two letters to one place");
+    at[size_t(out[i].to)] = int(i);
+  }
+  std::vector<Letter> in;
+  in.reserve(out.size());
+  for (int i : at)
+    if (i >= 0) in.push_back(std::move(out[size_t(i)]));
+  return in;
 }
 
 }  // namespace pw

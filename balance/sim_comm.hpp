@@ -23,7 +23,8 @@ class SimRankComm : public RankComm {
       int nranks, int root, const std::function<std::vector<int>()>& data) const override;
   std::vector<int> all_gather(
       int nranks, const std::function<std::vector<int>(int)>& data_of) const override;
-  /// Every place is hosted here: the letters, sorted.
+  /// Every place is hosted here: the letters, sorted. A place with two letters breaks
+  /// the precondition: std::logic_error.
   std::vector<Letter> exchange(int nranks, const std::function<int(int)>& host,
                                std::vector<Letter> out) const override;
 };
