@@ -8,6 +8,35 @@
 
 namespace pw {
 
+namespace {
+
+/// The layouts after each step of `hops`: planned's boxes, each patch at the rank it has
+/// reached (before its first hop: that hop's `from`; without hops: its planned owner).
+std::vector<std::vector<LevelLayout>> stages(const std::vector<LevelLayout>& planned,
+                                             const std::vector<LayoutHop>& hops) {
+  int steps = 0;
+  for (const LayoutHop& h : hops)
+    steps = std::max(steps, h.step + 1);
+  std::vector<LevelLayout> at = planned;
+  std::vector<std::vector<bool>> seen(planned.size());
+  for (size_t l = 0; l < planned.size(); ++l)
+    seen[l].assign(planned[l].size(), false);
+  for (const LayoutHop& h : hops)  // by step, so the first seen is the first hop
+    if (!seen[h.level][h.patch]) {
+      seen[h.level][h.patch] = true;
+      at[h.level].owner[h.patch] = h.from;
+    }
+  std::vector<std::vector<LevelLayout>> out;
+  for (int s = 0; s < steps; ++s) {
+    for (const LayoutHop& h : hops)
+      if (h.step == s) at[h.level].owner[h.patch] = h.to;
+    out.push_back(at);
+  }
+  return out;
+}
+
+}  // namespace
+
 Hierarchy::Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner& planner,
                      const Comm& comm)
     : cfg_(cfg),
@@ -240,6 +269,12 @@ void Hierarchy::balance(int first_free) {
     current.push_back(L.layout);
   const std::vector<LevelLayout> planned = planner_.plan(current, first_free);
   long bytes = 0;
+  // A planner's route (MLB's hypercube hops) is taken one step at a time: in each step
+  // every level exchanges the patches that move in it. The data ends up as if it had
+  // gone straight; every hop counts as migrated bytes.
+  for (const std::vector<LevelLayout>& via : stages(planned, planner_.hops()))
+    for (int l = first_free; l <= finest_level(); ++l)
+      if (via[l] != levels_[l].layout) bytes += remap(l, via[l]);
   for (int l = first_free; l <= finest_level(); ++l)
     if (planned[l] != levels_[l].layout) bytes += remap(l, planned[l]);
   // The communication cut: ghost cells whose source patch lives on another rank.

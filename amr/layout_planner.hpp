@@ -9,6 +9,16 @@
 
 namespace pw {
 
+/// One hop of a patch on its way to its new owner: at `step`, patch `patch` of level
+/// `level` (an index into the layouts plan() returned) moves from rank `from` to `to`.
+struct LayoutHop {
+  int step;
+  int level;
+  int patch;
+  int from;
+  int to;
+};
+
 class LayoutPlanner {
  public:
   virtual ~LayoutPlanner() = default;
@@ -19,6 +29,11 @@ class LayoutPlanner {
   /// must return the same answer.
   virtual std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                         int first_free) = 0;
+  /// The route of the last plan()'s data, for planners whose patches travel rank to rank
+  /// (MLB's hypercube): the hops by step; a patch with hops starts at its first hop's
+  /// `from`. Empty (the default, and for every patch without hops): straight to the new
+  /// owner. Same on every rank.
+  virtual std::vector<LayoutHop> hops() const { return {}; }
   /// Measured wall seconds per coarse step of every patch of the current layouts (the
   /// same on every rank), handed over before each regrid, for cost models that learn from
   /// them.

@@ -2,9 +2,11 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "app/network_probe.hpp"
+#include "balance/mpi_rank_comm.hpp"
 #include "balance/patch_family.hpp"
 #include "balance/relabel.hpp"
 
@@ -59,6 +61,8 @@ BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg,
   } else {
     each_level_ = false;
   }
+  rank_comm_ = std::make_unique<MpiRankComm>(comm.raw());
+  ranks_.comm = rank_comm_.get();
 }
 
 std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& proposed,
@@ -76,6 +80,7 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     ranks_.measured.alpha = net.alpha;
     ranks_.measured.beta = net.beta;
   }
+  hops_.clear();
   double substeps = 1;
   int refinement = 1;
   std::vector<PatchMeta> patches;
@@ -101,11 +106,15 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
       rec.patches += int(patches.size());
       rec.split += int(plan.boxes.size()) - int(patches.size());
       if (!plan.note.empty()) rec.note += (rec.note.empty() ? "" : "; ") + plan.note;
-      keep_data_in_place(plan, patches, ranks_);
+      // Data that follows the schedule passes through the ranks it names: no renaming.
+      if (!plan.hop_by_hop) keep_data_in_place(plan, patches, ranks_);
+      std::vector<int> slot(plan.boxes.size());
       for (size_t n = 0; n < plan.boxes.size(); ++n) {
+        slot[n] = int(out[plan.level[n]].size());
         out[plan.level[n]].boxes.push_back(plan.boxes[n]);
         out[plan.level[n]].owner.push_back(plan.owner[n]);
       }
+      if (plan.hop_by_hop) record_hops(plan, slot);
       patches.clear();
     }
   }
@@ -125,6 +134,18 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   rec.rank_load = std::move(loads);
   records_.push_back(rec);
   return out;
+}
+
+void BalancerPlanner::record_hops(const Plan& plan, const std::vector<int>& slot) {
+  std::vector<std::vector<int>> pieces(plan.source.size());  // input patch -> its boxes
+  for (size_t n = 0; n < plan.source.size(); ++n)
+    pieces[size_t(plan.source[n])].push_back(int(n));
+  for (const Transfer& t : plan.schedule)
+    for (int n : pieces.at(size_t(t.patch)))
+      hops_.push_back({t.step, plan.level[n], slot[n], t.from, t.to});
+  std::stable_sort(
+      hops_.begin(), hops_.end(),
+      [](const LayoutHop& a, const LayoutHop& b) { return a.step < b.step; });
 }
 
 double BalancerPlanner::cost(int level, const Box& box, double substeps) const {

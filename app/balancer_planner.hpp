@@ -2,6 +2,8 @@
 // patch list (cost = cells x substeps of the level) and its plan back into level layouts.
 #pragma once
 
+#include <mpi.h>
+
 #include <memory>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "balance/balancer.hpp"
 #include "balance/cost_forecast.hpp"
 #include "balance/metrics.hpp"
+#include "balance/rank_comm.hpp"
 
 namespace pw {
 
@@ -40,6 +43,7 @@ class BalancerPlanner : public LayoutPlanner {
                                 int first_free) override;
   void observe(const std::vector<LevelLayout>& layouts,
                const std::vector<std::vector<double>>& seconds) override;
+  std::vector<LayoutHop> hops() const override { return hops_; }
   const Balancer& balancer() const { return *balancer_; }
   /// What the run measured since (seed 001's T and delta); the same on every rank.
   void set_measurements(double step_seconds, double overhead_seconds) {
@@ -53,6 +57,9 @@ class BalancerPlanner : public LayoutPlanner {
   enum class Cost { cells, model, measured };
   /// Cost of a patch of `level` per coarse step (its level takes `substeps` steps).
   double cost(int level, const Box& box, double substeps) const;
+  /// Adds a hop-by-hop plan's schedule to hops_; slot[n]: where plan.boxes[n] went in
+  /// its level's layout.
+  void record_hops(const Plan& plan, const std::vector<int>& slot);
 
   std::unique_ptr<Balancer> balancer_;
   AmrConfig cfg_;
@@ -63,6 +70,8 @@ class BalancerPlanner : public LayoutPlanner {
   Comm comm_;
   bool each_level_ = true;
   std::vector<PlanRecord> records_;
+  std::unique_ptr<RankComm> rank_comm_;
+  std::vector<LayoutHop> hops_;  // of the last plan()
 };
 
 }  // namespace pw

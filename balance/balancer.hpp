@@ -13,6 +13,8 @@
 
 namespace pw {
 
+class RankComm;
+
 struct PatchMeta {
   Box box;
   int level = 0;
@@ -42,6 +44,9 @@ struct RankInfo {
   std::vector<double> speed;  // relative speed per rank (1 = nominal)
   std::vector<int> group;     // group (node) per rank
   RunMeasurements measured;
+  // What the parallel balancers (sfc, mlb) communicate through; null: the simulated one
+  // (every rank's part in this process). Else its ranks must be the nranks.
+  const RankComm* comm = nullptr;
   static RankInfo uniform(int n) {
     return {n, std::vector<double>(n, 1.0), std::vector<int>(n, 0), {}};
   }
@@ -72,7 +77,8 @@ struct Plan {
   std::vector<int> owner;
   std::vector<int> source;
   std::vector<Transfer> schedule;  // MLB's hops, empty for other balancers
-  std::string note;  // a one-line account of the balancer's decision, for the log
+  std::string note;         // a one-line account of the balancer's decision, for the log
+  bool hop_by_hop = false;  // data should follow the schedule's hops, not go straight
 };
 
 /// The plan that keeps every patch whole: patch i goes to owner[i].

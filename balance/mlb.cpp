@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "balance/mlb_phases.hpp"
+#include "balance/sim_comm.hpp"
 
 namespace pw {
 
@@ -84,19 +85,46 @@ std::vector<int> mlb_initial_owners(const std::vector<PatchMeta>& patches, int n
 }
 
 std::unique_ptr<Balancer> Mlb::from_deck(const Deck& deck, const SplitRules&) {
-  const std::string key = "balance.mlb.hops";
-  if (deck.get<bool>(key, false))
-    deck.fail(key,
-              "true (move patches hop by hop along the schedule) is not supported by the "
-              "migration yet; expected false");
-  return std::make_unique<Mlb>();
+  return std::make_unique<Mlb>(deck.get<bool>("balance.mlb.hops", false));
 }
 
+namespace {
+
+/// One position's items, for phase 4: (load-function index, final position).
+using Held = std::vector<std::pair<int, int>>;
+
+/// Phase 1 (§3.1) as the hypercube does it, finest edge first: every played position
+/// gets the load of the whole cube and the load of the positions before it (its start
+/// along the load function). Sums pair the two halves of a block in one order, so both
+/// partners (and every communicator) get the same bits.
+void scan_loads(const RankComm& comm, int nranks, const mlb::Hypercube& cube,
+                const std::vector<bool>& mine, std::vector<double>& block,
+                std::vector<double>& before) {
+  const auto host = [&](int q) { return cube.host(q); };
+  for (int k = 0; k < cube.dims; ++k) {
+    std::vector<Letter> out;
+    out.reserve(mine.size());
+    for (int q = 0; q < cube.size(); ++q)
+      if (mine[q]) out.push_back({q, mlb::edge_partner(q, k), {block[q]}});
+    for (const Letter& l : comm.exchange(nranks, host, std::move(out))) {
+      const int q = l.to;
+      const double other = l.body.at(0);
+      const bool right = ((q >> k) & 1) != 0;  // q lies in the right half of its block
+      if (right) before[q] += other;
+      block[q] = right ? other + block[q] : block[q] + other;
+    }
+  }
+}
+
+}  // namespace
+
 Plan Mlb::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const {
-  const int n = int(patches.size());
-  const mlb::Hypercube cube = mlb::Hypercube::make(ranks.nranks);
+  const SimRankComm simulated;
+  const RankComm& comm = ranks.comm ? *ranks.comm : simulated;
+  const int n = int(patches.size()), p = ranks.nranks;
+  const mlb::Hypercube cube = mlb::Hypercube::make(p);
   const int size = cube.size();
-  const std::vector<int> owner0 = mlb_initial_owners(patches, ranks.nranks);
+  const std::vector<int> owner0 = mlb_initial_owners(patches, p);
 
   // The load function: each rank's patches in curve order, the ranks in position order.
   std::vector<int> curve_pos(n);
@@ -109,39 +137,111 @@ Plan Mlb::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) con
     return std::make_pair(owner0[a], curve_pos[a]) <
            std::make_pair(owner0[b], curve_pos[b]);
   });
-  std::vector<double> cost(n), leaf(size, 0.0), capacity(size, 0.0);
-  std::vector<int> holder(n);
-  for (int i = 0; i < n; ++i) {
-    cost[i] = patches[item[i]].cost;
-    holder[i] = cube.pos_of[owner0[item[i]]];
-    leaf[holder[i]] += cost[i];
-  }
-  for (int r = 0; r < ranks.nranks; ++r)
-    capacity[cube.pos_of[r]] = r < int(ranks.speed.size()) ? ranks.speed[r] : 1.0;
+  // Position q starts with the items [first[q], first[q + 1]).
+  std::vector<int> first(size + 1, 0);
+  for (int i = 0; i < n; ++i)
+    ++first[cube.pos_of[owner0[item[i]]] + 1];
+  for (int q = 0; q < size; ++q)
+    first[q + 1] += first[q];
+  std::vector<bool> mine(size);
+  for (int q = 0; q < size; ++q)
+    mine[q] = comm.plays(cube.host(q));
 
-  const mlb::LoadTree accumulated = mlb::accumulate(leaf);  // phase 1
-  const double total = accumulated[0][0];
+  std::vector<double> block(size, 0.0), before(size, 0.0);  // phase 1
+  for (int q = 0; q < size; ++q)
+    if (mine[q])
+      for (int i = first[q]; i < first[q + 1]; ++i)
+        block[q] += patches[item[i]].cost;
+  scan_loads(comm, p, cube, mine, block, before);
+  // Every position ends with the same total; take one this process plays.
+  const double total = block[std::find(mine.begin(), mine.end(), true) - mine.begin()];
   Plan plan = whole_patches(patches, owner0);
+  plan.hop_by_hop = hops_;
   if (!(total > 0)) return plan;  // nothing to balance
 
-  const mlb::LoadTree want = mlb::desired(mlb::accumulate(capacity), total);  // phase 2
-  std::vector<double> start(size + 1, 0.0), target(size + 1, 0.0);
-  for (int q = 0; q < size; ++q) {
-    start[q + 1] = start[q] + leaf[q];
+  // Phase 2 (§3.2), the same on every rank: desired loads follow the speeds.
+  std::vector<double> capacity(size, 0.0);
+  for (int r = 0; r < p; ++r)
+    capacity[cube.pos_of[r]] = r < int(ranks.speed.size()) ? ranks.speed[r] : 1.0;
+  const mlb::LoadTree want = mlb::desired(mlb::accumulate(capacity), total);
+  std::vector<double> target(size + 1, 0.0);
+  for (int q = 0; q < size; ++q)
     target[q + 1] = target[q] + want[cube.dims][q];
-  }
-  target[size] = start[size];  // exact despite rounding in the sums
-  const mlb::DivisibleSchedule divisible =
-      mlb::balance_divisible(start, target, cube.dims);  // phase 3
-  const mlb::IndivisibleSchedule moves =
-      mlb::balance_indivisible(cost, holder, target, divisible, cube.dims);  // phase 4
+  target[size] = total;  // exact despite rounding in the sums
 
-  for (int i = 0; i < n; ++i)
-    plan.owner[item[i]] = cube.host(moves.final_pos[i]);
-  for (const mlb::Hop& h : moves.hops) {
-    const int from = cube.host(h.from), to = cube.host(h.to);
-    if (from != to) plan.schedule.push_back({h.step, from, to, item[h.item]});
+  // Phase 4 (§3.4): each cut of the load function moves to the item boundary nearest its
+  // target (ties to the lower one), i.e. an item goes past every cut at or below its
+  // middle; the items then travel the edges coarsest first. (Phase 3's divisible
+  // schedule only says how much load crosses each edge; the items' own moves are what
+  // the plan needs.)
+  std::vector<Held> held(size);
+  for (int q = 0; q < size; ++q) {
+    if (!mine[q]) continue;
+    double at = before[q];
+    for (int i = first[q]; i < first[q + 1]; ++i) {
+      const double c = patches[item[i]].cost;
+      const double middle = at + 0.5 * c;
+      at += c;
+      const int to =
+          int(std::upper_bound(target.begin() + 1, target.begin() + size, middle) -
+              (target.begin() + 1));
+      held[q].push_back({i, to});
+    }
   }
+  std::vector<std::vector<int>> sent(size);  // (step, from, to, item) per hop, flat
+  for (int s = 0; s < cube.dims; ++s) {
+    const int k = cube.dims - 1 - s;
+    std::vector<Letter> out;
+    out.reserve(mine.size());
+    for (int q = 0; q < size; ++q) {
+      if (!mine[q]) continue;
+      const int to = mlb::edge_partner(q, k);
+      Letter l{q, to, {}};
+      size_t kept = 0;  // compacted in place: items staying at q
+      for (const auto& [i, final_pos] : held[q])
+        if (((q ^ final_pos) >> k & 1) != 0) {
+          l.body.insert(l.body.end(), {double(i), double(final_pos)});
+          sent[q].insert(sent[q].end(), {s, q, to, i});
+        } else {
+          held[q][kept++] = {i, final_pos};
+        }
+      held[q].resize(kept);
+      out.push_back(std::move(l));
+    }
+    for (const Letter& l : comm.exchange(
+             p, [&](int q) { return cube.host(q); }, std::move(out)))
+      for (size_t j = 0; j + 1 < l.body.size(); j += 2)
+        held[l.to].push_back({int(l.body[j]), int(l.body[j + 1])});
+  }
+
+  // Every rank learns the outcome: (-1, item, final position, 0) for each item a rank's
+  // positions end with, (step, from, to, item) for each hop they sent.
+  const std::vector<int> all = comm.all_gather(p, [&](int r) {
+    std::vector<int> v;
+    const int own = cube.pos_of[r];  // and the virtual sibling r may play
+    for (int q : {own, own ^ 1}) {
+      if (q >= size || cube.host(q) != r) continue;
+      for (const auto& [i, final_pos] : held[q])
+        v.insert(v.end(), {-1, i, final_pos, 0});
+      v.insert(v.end(), sent[q].begin(), sent[q].end());
+    }
+    return v;
+  });
+  std::vector<Transfer> hops;  // patch = load-function index until sorted
+  for (size_t j = 0; j + 3 < all.size(); j += 4) {
+    if (all[j] < 0) {
+      plan.owner[item[all[j + 1]]] = cube.host(all[j + 2]);
+      continue;
+    }
+    const int from = cube.host(all[j + 1]), to = cube.host(all[j + 2]);
+    if (from != to) hops.push_back({all[j], from, to, all[j + 3]});
+  }
+  std::sort(hops.begin(), hops.end(), [](const Transfer& a, const Transfer& b) {
+    return std::make_pair(a.step, a.patch) < std::make_pair(b.step, b.patch);
+  });
+  for (Transfer& t : hops)
+    t.patch = item[t.patch];
+  plan.schedule = std::move(hops);
   return plan;
 }
 

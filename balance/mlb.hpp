@@ -26,8 +26,10 @@ std::vector<int> mlb_initial_owners(const std::vector<PatchMeta>& patches, int n
 
 class Mlb : public Balancer {
  public:
-  /// Reads and checks balance.mlb.hops (bool, default false). hops = true would have the
-  /// app move patches hop by hop along the schedule, which it cannot yet do: an error.
+  /// hops: plans ask for the data to follow the schedule hop by hop (Plan::hop_by_hop)
+  /// rather than go straight to its final owner.
+  explicit Mlb(bool hops = false) : hops_(hops) {}
+  /// Reads balance.mlb.hops (bool, default false).
   static std::unique_ptr<Balancer> from_deck(const Deck& deck, const SplitRules& rules);
 
   std::string name() const override { return "mlb"; }
@@ -38,8 +40,13 @@ class Mlb : public Balancer {
   /// plan.schedule: the hops by step (0 = coarsest edge), from initial owner
   /// (mlb_initial_owners) to plan.owner; a rank sends in at most ceil(log2 p) steps, to
   /// one partner per step (two when it also plays a virtual rank, p not a power of 2).
-  /// Patches are never split. Deterministic.
+  /// Patches are never split. Deterministic. The phases run per hypercube position on
+  /// ranks.comm (each rank plays its own position and a virtual one it hosts); the plan
+  /// is the same on every rank and for every communicator.
   Plan plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const override;
+
+ private:
+  bool hops_ = false;
 };
 
 }  // namespace pw

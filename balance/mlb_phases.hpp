@@ -1,5 +1,7 @@
-// The four phases of MLB (Quinlan & Berndt 1997, §3) on a 1D discrete load function,
-// simulated for every rank of the hypercube in one process.
+// The four phases of MLB (Quinlan & Berndt 1997, §3) on a 1D discrete load function, for
+// all positions of the hypercube at once: the Gray-code geometry and phase 2 that every
+// rank computes alike, and the reference that Mlb::plan's per-position run (on a
+// RankComm) is tested against.
 #pragma once
 
 #include <vector>

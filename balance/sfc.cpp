@@ -99,7 +99,7 @@ CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool
   return cut;
 }
 
-CurveCut distribute(const Curve& c, int* rounds) {
+CurveCut distribute(const Curve& c, const RankComm& comm, int* rounds) {
   const int p = c.p();
   const double total = c.prefix.back();
   const double average = total / c.speed_left[0];
@@ -110,23 +110,23 @@ CurveCut distribute(const Curve& c, int* rounds) {
     weights[i] = c.prefix[i + 1] - c.prefix[i];
   CurveCut best = greedy_prefix_cut(weights, c.speed);
   int round = 0;
-  std::vector<double> local(p);
   while (true) {
     ++round;
     const double max_weight = best.max_load;
-    // Each simulated rank's search (Fig. 4: myMaxWeight). A rank gives up once it cannot
-    // beat the best result so far: that changes its reported value, never the minimum.
-    double so_far = max_weight;
-    for (int r = 0; r < p; ++r) {
-      const double threshold = average + (max_weight - average) * r / p;
-      const CurveCut mine = run_threshold(c, threshold, so_far, false);
-      local[r] = mine.valid ? mine.max_load : kInf;
-      so_far = std::min(so_far, local[r]);
-    }
-    const RankMin m = allreduce_minloc(local);
+    auto threshold = [&](int r) { return average + (max_weight - average) * r / p; };
+    // Each rank's search (Fig. 4: myMaxWeight). A rank gives up once it cannot beat the
+    // best result it knows of: that changes its reported value, never the minimum.
+    const RankMin m = comm.allreduce_minloc(p, [&](int r, double bound) {
+      const CurveCut mine =
+          run_threshold(c, threshold(r), std::min(max_weight, bound), false);
+      return mine.valid ? mine.max_load : kInf;
+    });
     if (!(m.value < max_weight)) break;  // no rank improved
-    // AllGather of the winner's assignment: here, its pass run again with the record on.
-    best = run_threshold(c, average + (max_weight - average) * m.rank / p, kInf, true);
+    // The winner sends its assignment to all (the paper's AllGather).
+    const std::vector<int> begin = comm.broadcast(
+        p, m.rank, [&] { return run_threshold(c, threshold(m.rank), kInf, true).begin; });
+    best.begin = begin;
+    best.max_load = m.value;
   }
   if (rounds) *rounds = round;
   return best;
@@ -138,7 +138,7 @@ void assign(const std::vector<int>& ids, const std::vector<PatchMeta>& patches,
   std::vector<double> w(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i)
     w[i] = patches[ids[i]].cost;
-  const CurveCut cut = distribute_curve(w, ranks.speed);
+  const CurveCut cut = distribute_curve(w, ranks.speed, nullptr, ranks.comm);
   for (int k = 0; k < ranks.nranks; ++k)
     for (int i = cut.begin[k]; i < cut.begin[k + 1]; ++i)
       owner[ids[i]] = k;
@@ -234,8 +234,10 @@ CurveCut threshold_cut(const std::vector<double>& weights,
 }
 
 CurveCut distribute_curve(const std::vector<double>& weights,
-                          const std::vector<double>& speed, int* rounds) {
-  return distribute(Curve(weights, speed), rounds);
+                          const std::vector<double>& speed, int* rounds,
+                          const RankComm* comm) {
+  const SimRankComm simulated;
+  return distribute(Curve(weights, speed), comm ? *comm : simulated, rounds);
 }
 
 std::unique_ptr<Balancer> Sfc::from_deck(const Deck& deck, const SplitRules&) {

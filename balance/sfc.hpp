@@ -42,12 +42,15 @@ CurveCut threshold_cut(const std::vector<double>& weights,
                        const std::vector<double>& speed, double max_load,
                        double give_up_at = std::numeric_limits<double>::infinity());
 
-/// Fig. 4 for all p = speed.size() ranks in one process: each round, rank r searches with
-/// threshold avg + (best - avg) * r / p, the min-reduction (lowest rank on ties) gives
-/// the new best; stop when a round finds nothing below it. Starts from the greedy prefix
-/// cut, so never worse than it. `rounds`, when given, receives the number of rounds run.
+/// Fig. 4 for p = speed.size() ranks: each round, rank r searches with threshold
+/// avg + (best - avg) * r / p, the min-reduction (lowest rank on ties) gives the new
+/// best, the winner sends its cut; stop when a round finds nothing below it. Starts from
+/// the greedy prefix cut, so never worse than it. `rounds`, when given, receives the
+/// number of rounds run. `comm`: the ranks' communicator (null: all p simulated here);
+/// the result is the same on every rank and for every communicator.
 CurveCut distribute_curve(const std::vector<double>& weights,
-                          const std::vector<double>& speed, int* rounds = nullptr);
+                          const std::vector<double>& speed, int* rounds = nullptr,
+                          const RankComm* comm = nullptr);
 
 class Sfc : public Balancer {
  public:

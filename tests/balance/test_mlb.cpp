@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "balance/mlb.hpp"
 #include "balance/mlb_phases.hpp"
@@ -217,10 +219,74 @@ TEST(Mlb, FasterRanksTakeProportionallyMore) {
   EXPECT_EQ(l[1], 100.0);
 }
 
-TEST(Mlb, RegisteredAndHopsIsNotYetSupported) {
+TEST(Mlb, RegisteredAndHopsAskForHopByHopMigration) {
+  const auto patches = random_patches(60, 4, 10.0, 2);
   const Deck deck = Deck::parse("[balance]\nmethod = \"mlb\"\n", "mlb.toml");
-  EXPECT_EQ(make_balancer(deck, SplitRules{})->name(), "mlb");
+  const auto straight = make_balancer(deck, SplitRules{});
+  EXPECT_EQ(straight->name(), "mlb");
   const Deck hops =
       Deck::parse("[balance]\nmethod = \"mlb\"\nmlb.hops = true\n", "hops.toml");
-  EXPECT_THROW(make_balancer(hops, SplitRules{}), UserError);
+  const Plan a = straight->plan(patches, RankInfo::uniform(4));
+  const Plan b = make_balancer(hops, SplitRules{})->plan(patches, RankInfo::uniform(4));
+  EXPECT_FALSE(a.hop_by_hop);
+  EXPECT_TRUE(b.hop_by_hop);
+  EXPECT_EQ(a.owner, b.owner);
+  EXPECT_FALSE(b.schedule.empty());
+}
+
+TEST(Mlb, PerPositionPhasesGiveTheAllPositionsSchedule) {
+  // With integer costs every sum is exact, so the plan (phases run per hypercube
+  // position, as on MPI) must be the one of the reference phases run on whole vectors.
+  for (int p : {2, 3, 5, 8, 13}) {
+    auto patches = random_patches(25 * p, p, 40.0, 17 + p);
+    for (PatchMeta& m : patches)
+      m.cost = std::floor(m.cost);
+    const Plan plan = Mlb().plan(patches, RankInfo::uniform(p));
+
+    const mlb::Hypercube cube = mlb::Hypercube::make(p);
+    const int n = int(patches.size()), size = cube.size();
+    const std::vector<int> owner0 = mlb_initial_owners(patches, p);
+    const std::vector<int> curve = morton_order(patches);
+    std::vector<int> curve_pos(n), item(n);
+    for (int k = 0; k < n; ++k)
+      curve_pos[curve[k]] = k;
+    std::iota(item.begin(), item.end(), 0);
+    std::sort(item.begin(), item.end(), [&](int a, int b) {
+      return std::make_pair(owner0[a], curve_pos[a]) <
+             std::make_pair(owner0[b], curve_pos[b]);
+    });
+    std::vector<double> cost(n), leaf(size, 0.0), capacity(size, 0.0);
+    std::vector<int> holder(n);
+    for (int i = 0; i < n; ++i) {
+      cost[i] = patches[item[i]].cost;
+      holder[i] = cube.pos_of[owner0[item[i]]];
+      leaf[holder[i]] += cost[i];
+    }
+    for (int r = 0; r < p; ++r)
+      capacity[cube.pos_of[r]] = 1.0;
+    const double total = mlb::accumulate(leaf)[0][0];
+    const mlb::LoadTree want = mlb::desired(mlb::accumulate(capacity), total);
+    std::vector<double> start(size + 1, 0.0), target(size + 1, 0.0);
+    for (int q = 0; q < size; ++q) {
+      start[q + 1] = start[q] + leaf[q];
+      target[q + 1] = target[q] + want[cube.dims][q];
+    }
+    target[size] = start[size];
+    const auto moves = mlb::balance_indivisible(
+        cost, holder, target, mlb::balance_divisible(start, target, cube.dims),
+        cube.dims);
+    for (int i = 0; i < n; ++i)
+      EXPECT_EQ(plan.owner[item[i]], cube.host(moves.final_pos[i])) << "p = " << p;
+    std::vector<Transfer> expected;
+    for (const mlb::Hop& h : moves.hops)
+      if (cube.host(h.from) != cube.host(h.to))
+        expected.push_back({h.step, cube.host(h.from), cube.host(h.to), item[h.item]});
+    ASSERT_EQ(plan.schedule.size(), expected.size()) << "p = " << p;
+    for (size_t h = 0; h < expected.size(); ++h) {
+      const Transfer &a = plan.schedule[h], &b = expected[h];
+      EXPECT_EQ(std::make_tuple(a.step, a.from, a.to, a.patch),
+                std::make_tuple(b.step, b.from, b.to, b.patch))
+          << "p = " << p << ", hop " << h;
+    }
+  }
 }
