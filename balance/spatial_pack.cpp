@@ -1,0 +1,413 @@
+#include "balance/spatial_pack.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <tuple>
+#include <unordered_map>
+
+namespace pw {
+
+namespace {
+
+/// Pieces either side of the straddling one that may be cut in its place (a wider
+/// window found little more on the lab's workloads, at a higher cost).
+constexpr int kWindow = 16;
+/// Ideal loads by which a cut may miss its share when that cuts fewer faces: the errors
+/// of the cuts above a rank are spread over their ranks, so they add up to well under
+/// the 1% the lab's target allows, and whole boxes often come that close at the top.
+constexpr double kSlack = 0.0025;
+
+/// Multiples of g: the largest <= x and the smallest >= x (x may be negative).
+int floor_to(int x, int g) {
+  return floor_div(x, g) * g;
+}
+int ceil_to(int x, int g) {
+  return -floor_div(-x, g) * g;
+}
+
+/// b with its extent across d limited to [from, to).
+Box slab(const Box& b, int d, int from, int to) {
+  Box s = b;
+  s.lo[d] = from;
+  s.hi[d] = to - 1;
+  return s;
+}
+
+void stair(const Box& b, long n, const int* axes, int naxes, const SplitRules& rules,
+           std::vector<Box>& lo, std::vector<Box>& hi) {
+  const long total = b.num_cells();
+  if (n <= 0) return hi.push_back(b);
+  if (n >= total) return lo.push_back(b);
+  if (naxes == 0) return (2 * n >= total ? lo : hi).push_back(b);
+  const int d = axes[0];
+  const int g = std::max(rules.blocking_factor, 1);
+  const int m = std::max(rules.min_size, 1);
+  const int first = ceil_to(b.lo[d] + m, g);
+  const int last = floor_to(b.hi[d] + 1 - m, g);
+  if (first > last) return stair(b, n, axes + 1, naxes - 1, rules, lo, hi);
+  const long area = total / b.size()[d];
+  const double target = b.lo[d] + double(n) / double(area);
+  // below: the last piece boundary (lo or a legal cut) at or below the target.
+  const int below =
+      target < first ? b.lo[d] : std::min(floor_to(int(std::floor(target)), g), last);
+  if (naxes == 1) {
+    int next = below == b.lo[d] ? first : below + g;
+    if (next > last) next = b.hi[d] + 1;
+    const int at = next - target < target - below ? next : below;
+    if (at > b.lo[d]) lo.push_back(slab(b, d, b.lo[d], at));
+    if (at <= b.hi[d]) hi.push_back(slab(b, d, at, b.hi[d] + 1));
+    return;
+  }
+  // The layer above `below` that the next axes cut: the thinnest legal one.
+  int above = ceil_to(below + m, g);
+  if (above > last) above = b.hi[d] + 1;
+  if (below > b.lo[d]) lo.push_back(slab(b, d, b.lo[d], below));
+  stair(slab(b, d, below, above), n - long(below - b.lo[d]) * area, axes + 1, naxes - 1,
+        rules, lo, hi);
+  if (above <= b.hi[d]) hi.push_back(slab(b, d, above, b.hi[d] + 1));
+}
+
+/// Cell faces between disjoint boxes a and b.
+long shared_faces(const Box& a, const Box& b) {
+  long faces = 0;
+  for (int d = 0; d < 3; ++d) {
+    if (a.hi[d] + 1 != b.lo[d] && b.hi[d] + 1 != a.lo[d]) continue;
+    Box ga = a;
+    ga.lo[d] = std::min(a.lo[d], b.lo[d]);
+    ga.hi[d] = std::max(a.hi[d], b.hi[d]);
+    const Box both = ga & b;
+    faces += both.num_cells() / std::max(both.size()[d], 1);
+  }
+  return faces;
+}
+
+/// Per patch, the patches of its level it shares faces with. Patches are hashed into
+/// cubic bins as large as the level's largest side, so each meets at most 8 bins.
+std::vector<std::vector<int>> touching(const std::vector<PatchMeta>& patches) {
+  std::map<int, int> bin;
+  for (const PatchMeta& p : patches)
+    for (int d = 0; d < 3; ++d)
+      bin[p.level] = std::max(bin[p.level], p.box.size()[d] + 1);
+  std::map<std::tuple<int, int, int, int>, std::vector<int>> bins;
+  auto for_bins = [&](const Box& b, int level, auto&& f) {
+    const int s = bin[level];
+    for (int z = floor_div(b.lo[2], s); z <= floor_div(b.hi[2], s); ++z)
+      for (int y = floor_div(b.lo[1], s); y <= floor_div(b.hi[1], s); ++y)
+        for (int x = floor_div(b.lo[0], s); x <= floor_div(b.hi[0], s); ++x)
+          f(std::make_tuple(level, x, y, z));
+  };
+  for (int i = 0; i < int(patches.size()); ++i)
+    for_bins(patches[std::size_t(i)].box, patches[std::size_t(i)].level,
+             [&](const auto& key) { bins[key].push_back(i); });
+  std::vector<std::vector<int>> out(patches.size());
+  for (int i = 0; i < int(patches.size()); ++i) {
+    const PatchMeta& p = patches[std::size_t(i)];
+    for_bins(grow(p.box, IntVect::uniform(1)), p.level, [&](const auto& key) {
+      auto it = bins.find(key);
+      if (it == bins.end()) return;
+      for (int j : it->second)
+        if (j != i && shared_faces(p.box, patches[std::size_t(j)].box) > 0)
+          out[std::size_t(i)].push_back(j);
+    });
+  }
+  for (auto& list : out) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return out;
+}
+
+/// A box of the bisection: a patch or a piece of one.
+struct Piece {
+  Box box;
+  int source;
+  int level;
+  int refinement;
+  double cost_per_cell;
+  double weight() const { return cost_per_cell * double(box.num_cells()); }
+  /// Twice the centroid in level-0 index units (exact in double for power-of-2 ratios).
+  double center2(int d) const { return double(box.lo[d] + box.hi[d] + 1) / refinement; }
+};
+
+struct Bisection {
+  const SplitRules& rules;
+  const std::vector<std::vector<int>>& touching;  // per patch, the patches it touches
+  const std::vector<double>& speed;
+  double slack;  // weight a cut may miss its target by to open fewer faces
+  std::vector<std::tuple<int, Box, int>> out;  // source, box, owner
+
+  int dims() const { return std::clamp(rules.dim, 1, 3); }
+
+  /// The longest axis of the region the pieces span, in the level-0 frame (ties: lower).
+  int longest_axis(const std::vector<Piece>& v) const {
+    double lo[3], hi[3];
+    std::fill(lo, lo + 3, HUGE_VAL);
+    std::fill(hi, hi + 3, -HUGE_VAL);
+    for (const Piece& p : v)
+      for (int d = 0; d < dims(); ++d) {
+        lo[d] = std::min(lo[d], double(p.box.lo[d]) / p.refinement);
+        hi[d] = std::max(hi[d], double(p.box.hi[d] + 1) / p.refinement);
+      }
+    int axis = 0;
+    for (int d = 1; d < dims(); ++d)
+      if (hi[d] - lo[d] > hi[axis] - lo[axis]) axis = d;
+    return axis;
+  }
+
+  /// Same-level pieces that share faces, each with the faces: pieces of one patch or of
+  /// patches that touch.
+  using Adjacency = std::vector<std::vector<std::pair<int, long>>>;
+  Adjacency adjacency(const std::vector<Piece>& v) const {
+    std::unordered_map<int, std::vector<int>> of_source;
+    for (int i = 0; i < int(v.size()); ++i)
+      of_source[v[std::size_t(i)].source].push_back(i);
+    Adjacency adj(v.size());
+    for (int i = 0; i < int(v.size()); ++i) {
+      const int s = v[std::size_t(i)].source;
+      auto visit = [&](int t) {
+        auto it = of_source.find(t);
+        if (it == of_source.end()) return;
+        for (int j : it->second)
+          if (j != i)
+            if (const long f = shared_faces(v[std::size_t(i)].box, v[std::size_t(j)].box))
+              adj[std::size_t(i)].emplace_back(j, f);
+      };
+      visit(s);
+      for (int t : touching[std::size_t(s)])
+        visit(t);
+    }
+    return adj;
+  }
+
+  /// The pieces' indices by centroid along axis (ties: the other axes, level, patch,
+  /// corner).
+  std::vector<int> sorted(const std::vector<Piece>& v, int axis) const {
+    const int d1 = (axis + 1) % dims(), d2 = (axis + 2) % dims();
+    auto key = [&](int i) {
+      const Piece& p = v[std::size_t(i)];
+      return std::make_tuple(p.center2(axis), p.center2(d1), p.center2(d2), p.level,
+                             p.source, p.box);
+    };
+    std::vector<int> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
+    return order;
+  }
+
+  /// How a cut divides sorted pieces: those before `upto` but `cut` go lo, the rest hi,
+  /// and piece `cut` (-1: none) is cut into lo and hi boxes. err: the weight by which the
+  /// lo side misses its target; faces: the faces between sides that touch piece k (the
+  /// straddling one) or piece `cut`, the only pieces options place differently.
+  struct Choice {
+    int cut;
+    std::size_t upto;
+    std::vector<Box> lo, hi;
+    double err;
+    long faces;
+  };
+
+  /// Piece k straddles the target. Cutting it is the default; but another piece within
+  /// kWindow of it may be cut instead (k then goes whole to one side), or none at all,
+  /// when that cuts fewer faces and misses the target by no more than the default or
+  /// `slack`. In AMR lists many patch faces border no patch of their level and cost
+  /// nothing, while a cut through a patch always costs its section.
+  Choice choose(const std::vector<Piece>& v, const Adjacency& adj,
+                const std::vector<double>& prefix, std::size_t k, double target,
+                int axis) const {
+    const int lo_j = std::max(0, int(k) - kWindow);
+    const int hi_j = std::min(int(v.size()) - 1, int(k) + kWindow);
+    std::vector<Choice> options = {
+        {-1, k, {}, {}, target - prefix[k], 0},
+        {-1, k + 1, {}, {}, prefix[k + 1] - target, 0},
+        cut_piece(v[k], int(k), k + 1, target - prefix[k], axis)};
+    for (int j = lo_j; j <= hi_j; ++j) {
+      if (j == int(k)) continue;
+      // Up to k whole, less j (need from j: what k adds past the target, below w_j), or
+      // before k whole, plus part of j.
+      const std::size_t upto = j <= int(k) ? k + 1 : k;
+      const double rest = j <= int(k) ? prefix[k + 1] - v[j].weight() : prefix[k];
+      const double need = target - rest;
+      if (need < 0 || need > v[j].weight()) continue;
+      options.push_back(cut_piece(v[j], j, upto, need, axis));
+    }
+    for (Choice& o : options) {
+      std::vector<std::tuple<Box, int, bool>> moved;  // box, piece, on the lo side
+      if (o.cut != int(k)) moved.emplace_back(v[k].box, int(k), o.upto > k);
+      for (const Box& b : o.lo)
+        moved.emplace_back(b, o.cut, true);
+      for (const Box& b : o.hi)
+        moved.emplace_back(b, o.cut, false);
+      o.faces = 0;
+      for (std::size_t a = 0; a < moved.size(); ++a) {
+        const auto& [box, i, on_lo] = moved[a];
+        for (const auto& [y, f] : adj[std::size_t(i)])
+          if (y != int(k) && y != o.cut && (y < int(k)) != on_lo)
+            o.faces += shared_faces(box, v[y].box);
+        for (std::size_t b = a + 1; b < moved.size(); ++b)
+          if (std::get<2>(moved[b]) != on_lo)
+            o.faces += shared_faces(box, std::get<0>(moved[b]));
+      }
+    }
+    const Choice& straddle = options[2];  // j = k comes first among the cuts
+    const double allow = std::max(straddle.err, slack);
+    const auto key = [&](const Choice& c) {
+      return std::make_tuple(c.faces, c.err, std::abs(c.cut - int(k)), c.cut);
+    };
+    const Choice* best = &straddle;
+    for (const Choice& o : options)
+      if (o.err <= allow && key(o) < key(*best)) best = &o;
+    return *best;
+  }
+
+  /// Piece s (index j) cut into about `need` weight on the lo side and the rest.
+  Choice cut_piece(const Piece& s, int j, std::size_t upto, double need, int axis) const {
+    // Across the bisection axis first, so that the cut lies along the plane between the
+    // two sides; then across the box's longer other axis.
+    std::vector<int> axes = {axis};
+    for (int d = 0; d < dims(); ++d)
+      if (d != axis) axes.push_back(d);
+    if (axes.size() == 3 && s.box.size()[axes[2]] > s.box.size()[axes[1]])
+      std::swap(axes[1], axes[2]);
+    auto [lo, hi] =
+        staircase_cut(s.box, std::lround(need / s.cost_per_cell), axes, rules);
+    long cells = 0, faces = 0;
+    for (const Box& b : lo)
+      cells += b.num_cells();
+    for (const Box& a : lo)
+      for (const Box& b : hi)
+        faces += shared_faces(a, b);
+    return {j,
+            upto,
+            std::move(lo),
+            std::move(hi),
+            std::abs(double(cells) * s.cost_per_cell - need),
+            faces};
+  }
+
+  /// A bisection along one axis: the pieces in order, their adjacency in that order,
+  /// how they divide and the faces between the two sides.
+  struct Bisected {
+    std::vector<Piece> v;
+    Adjacency adj;
+    Choice choice;
+    long faces = 0;
+  };
+
+  Bisected along(const std::vector<Piece>& v0, const Adjacency& adj0, int axis,
+                 double fraction) const {
+    Bisected b;
+    const std::vector<int> order = sorted(v0, axis);
+    std::vector<int> pos(v0.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      pos[std::size_t(order[i])] = int(i);
+      b.v.push_back(v0[std::size_t(order[i])]);
+    }
+    b.adj.resize(v0.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+      for (const auto& [j, f] : adj0[std::size_t(order[i])])
+        b.adj[i].emplace_back(pos[std::size_t(j)], f);
+    const std::vector<Piece>& v = b.v;
+    std::vector<double> prefix(v.size() + 1, 0.0);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      prefix[i + 1] = prefix[i] + v[i].weight();
+    const double total = prefix.back();
+    std::size_t k = v.size();
+    if (!(total > 0)) {  // nothing to weigh: share the pieces by count
+      b.choice = {-1, std::size_t(double(v.size()) * fraction), {}, {}, 0, 0};
+    } else {
+      const double target = total * fraction;
+      k = 0;
+      while (k < v.size() && prefix[k + 1] <= target)
+        ++k;
+      b.choice = k < v.size() ? choose(v, b.adj, prefix, k, target, axis)
+                              : Choice{-1, v.size(), {}, {}, 0, 0};
+    }
+    // The faces between pieces that keep their sides, plus those the choice opens.
+    const Choice& c = b.choice;
+    b.faces = c.faces;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      for (const auto& [j, f] : b.adj[i])
+        if (int(i) < j && i != k && j != int(k) && int(i) != c.cut && j != c.cut &&
+            (i < c.upto) != (std::size_t(j) < c.upto))
+          b.faces += f;
+    return b;
+  }
+
+  /// Ranks [r0, r1) share the pieces v: bisected along the axis that cuts the fewest
+  /// faces (ties: the longest), the lo ranks taking their share of the speed.
+  void split(std::vector<Piece> v, int r0, int r1) {
+    if (v.empty()) return;
+    if (r1 - r0 == 1) {
+      for (const Piece& p : v)
+        out.emplace_back(p.source, p.box, r0);
+      return;
+    }
+    const int mid = r0 + (r1 - r0) / 2;
+    const double s_lo = std::accumulate(&speed[r0], &speed[mid], 0.0);
+    const double s_all = s_lo + std::accumulate(&speed[mid], &speed[r1 - 1] + 1, 0.0);
+    const Adjacency adj = adjacency(v);
+    const int longest = longest_axis(v);
+    Bisected best = along(v, adj, longest, s_lo / s_all);
+    for (int e = 1; e < dims(); ++e) {
+      Bisected b = along(v, adj, (longest + e) % dims(), s_lo / s_all);
+      if (b.faces < best.faces) best = std::move(b);
+    }
+    v.clear();
+    v.shrink_to_fit();
+    std::vector<Piece> lo, hi;
+    const Choice& c = best.choice;
+    for (std::size_t i = 0; i < best.v.size(); ++i)
+      if (int(i) != c.cut) (i < c.upto ? lo : hi).push_back(best.v[i]);
+    if (c.cut >= 0) {
+      const Piece& s = best.v[std::size_t(c.cut)];
+      for (const Box& b : c.lo)
+        lo.push_back({b, s.source, s.level, s.refinement, s.cost_per_cell});
+      for (const Box& b : c.hi)
+        hi.push_back({b, s.source, s.level, s.refinement, s.cost_per_cell});
+    }
+    best = {};
+    split(std::move(lo), r0, mid);
+    split(std::move(hi), mid, r1);
+  }
+};
+
+}  // namespace
+
+std::pair<std::vector<Box>, std::vector<Box>> staircase_cut(const Box& box, long cells,
+                                                            const std::vector<int>& axes,
+                                                            const SplitRules& rules) {
+  std::pair<std::vector<Box>, std::vector<Box>> out;
+  stair(box, cells, axes.data(), int(axes.size()), rules, out.first, out.second);
+  return out;
+}
+
+Plan spatial_pack(const std::vector<PatchMeta>& patches, const RankInfo& ranks,
+                  const SplitRules& rules, double tolerance) {
+  std::vector<Piece> pieces;
+  double total = 0;
+  for (int i = 0; i < int(patches.size()); ++i) {
+    const PatchMeta& p = patches[i];
+    const long cells = p.box.num_cells();
+    pieces.push_back({p.box, i, p.level, std::max(p.refinement, 1),
+                      cells > 0 ? p.cost / double(cells) : 0.0});
+    total += p.cost;
+  }
+  const double speed = std::accumulate(ranks.speed.begin(), ranks.speed.end(), 0.0);
+  const std::vector<std::vector<int>> touch = touching(patches);
+  Bisection bisection{
+      rules, touch, ranks.speed, std::max(tolerance, kSlack) * total / speed, {}};
+  bisection.split(std::move(pieces), 0, ranks.nranks);
+  std::sort(bisection.out.begin(), bisection.out.end());
+  Plan plan;
+  for (const auto& [source, box, owner] : bisection.out) {
+    plan.boxes.push_back(box);
+    plan.level.push_back(patches[source].level);
+    plan.owner.push_back(owner);
+    plan.source.push_back(source);
+  }
+  return plan;
+}
+
+}  // namespace pw
