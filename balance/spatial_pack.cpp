@@ -5,7 +5,6 @@
 #include <map>
 #include <numeric>
 #include <tuple>
-#include <unordered_map>
 
 namespace pw {
 
@@ -83,9 +82,12 @@ long shared_faces(const Box& a, const Box& b) {
   return faces;
 }
 
-/// Per patch, the patches of its level it shares faces with. Patches are hashed into
-/// cubic bins as large as the level's largest side, so each meets at most 8 bins.
-std::vector<std::vector<int>> touching(const std::vector<PatchMeta>& patches) {
+/// Per box, the boxes of its level it shares faces with, and how many faces.
+using Adjacency = std::vector<std::vector<std::pair<int, long>>>;
+
+/// The adjacency of the patches. Patches are hashed into cubic bins as large as the
+/// level's largest side, so each meets at most 8 bins.
+Adjacency touching(const std::vector<PatchMeta>& patches) {
   std::map<int, int> bin;
   for (const PatchMeta& p : patches)
     for (int d = 0; d < 3; ++d)
@@ -101,15 +103,16 @@ std::vector<std::vector<int>> touching(const std::vector<PatchMeta>& patches) {
   for (int i = 0; i < int(patches.size()); ++i)
     for_bins(patches[std::size_t(i)].box, patches[std::size_t(i)].level,
              [&](const auto& key) { bins[key].push_back(i); });
-  std::vector<std::vector<int>> out(patches.size());
+  Adjacency out(patches.size());
   for (int i = 0; i < int(patches.size()); ++i) {
     const PatchMeta& p = patches[std::size_t(i)];
     for_bins(grow(p.box, IntVect::uniform(1)), p.level, [&](const auto& key) {
       auto it = bins.find(key);
       if (it == bins.end()) return;
       for (int j : it->second)
-        if (j != i && shared_faces(p.box, patches[std::size_t(j)].box) > 0)
-          out[std::size_t(i)].push_back(j);
+        if (j != i)
+          if (const long f = shared_faces(p.box, patches[std::size_t(j)].box))
+            out[std::size_t(i)].emplace_back(j, f);
     });
   }
   for (auto& list : out) {
@@ -133,7 +136,6 @@ struct Piece {
 
 struct Bisection {
   const SplitRules& rules;
-  const std::vector<std::vector<int>>& touching;  // per patch, the patches it touches
   const std::vector<double>& speed;
   double slack;  // weight a cut may miss its target by to open fewer faces
   std::vector<std::tuple<int, Box, int>> out;  // source, box, owner
@@ -156,43 +158,19 @@ struct Bisection {
     return axis;
   }
 
-  /// Same-level pieces that share faces, each with the faces: pieces of one patch or of
-  /// patches that touch.
-  using Adjacency = std::vector<std::vector<std::pair<int, long>>>;
-  Adjacency adjacency(const std::vector<Piece>& v) const {
-    std::unordered_map<int, std::vector<int>> of_source;
-    for (int i = 0; i < int(v.size()); ++i)
-      of_source[v[std::size_t(i)].source].push_back(i);
-    Adjacency adj(v.size());
-    for (int i = 0; i < int(v.size()); ++i) {
-      const int s = v[std::size_t(i)].source;
-      auto visit = [&](int t) {
-        auto it = of_source.find(t);
-        if (it == of_source.end()) return;
-        for (int j : it->second)
-          if (j != i)
-            if (const long f = shared_faces(v[std::size_t(i)].box, v[std::size_t(j)].box))
-              adj[std::size_t(i)].emplace_back(j, f);
-      };
-      visit(s);
-      for (int t : touching[std::size_t(s)])
-        visit(t);
-    }
-    return adj;
-  }
-
   /// The pieces' indices by centroid along axis (ties: the other axes, level, patch,
   /// corner).
   std::vector<int> sorted(const std::vector<Piece>& v, int axis) const {
     const int d1 = (axis + 1) % dims(), d2 = (axis + 2) % dims();
-    auto key = [&](int i) {
-      const Piece& p = v[std::size_t(i)];
-      return std::make_tuple(p.center2(axis), p.center2(d1), p.center2(d2), p.level,
-                             p.source, p.box);
-    };
+    std::vector<std::tuple<double, double, double, int, int, Box>> key;
+    key.reserve(v.size());
+    for (const Piece& p : v)
+      key.emplace_back(p.center2(axis), p.center2(d1), p.center2(d2), p.level, p.source,
+                       p.box);
     std::vector<int> order(v.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return key[std::size_t(a)] < key[std::size_t(b)]; });
     return order;
   }
 
@@ -214,6 +192,7 @@ struct Bisection {
   /// `slack`. In AMR lists many patch faces border no patch of their level and cost
   /// nothing, while a cut through a patch always costs its section.
   Choice choose(const std::vector<Piece>& v, const Adjacency& adj,
+                const std::vector<int>& order, const std::vector<int>& pos,
                 const std::vector<double>& prefix, std::size_t k, double target,
                 int axis) const {
     const int lo_j = std::max(0, int(k) - kWindow);
@@ -242,9 +221,11 @@ struct Bisection {
       o.faces = 0;
       for (std::size_t a = 0; a < moved.size(); ++a) {
         const auto& [box, i, on_lo] = moved[a];
-        for (const auto& [y, f] : adj[std::size_t(i)])
+        for (const auto& [y0, f] : adj[std::size_t(order[std::size_t(i)])]) {
+          const int y = pos[std::size_t(y0)];
           if (y != int(k) && y != o.cut && (y < int(k)) != on_lo)
-            o.faces += shared_faces(box, v[y].box);
+            o.faces += shared_faces(box, v[std::size_t(y)].box);
+        }
         for (std::size_t b = a + 1; b < moved.size(); ++b)
           if (std::get<2>(moved[b]) != on_lo)
             o.faces += shared_faces(box, std::get<0>(moved[b]));
@@ -286,11 +267,11 @@ struct Bisection {
             faces};
   }
 
-  /// A bisection along one axis: the pieces in order, their adjacency in that order,
-  /// how they divide and the faces between the two sides.
+  /// A bisection along one axis: the pieces in order (order[i]: the index in the node's
+  /// list of the i-th, pos its inverse), how they divide and the faces between sides.
   struct Bisected {
     std::vector<Piece> v;
-    Adjacency adj;
+    std::vector<int> order, pos;
     Choice choice;
     long faces = 0;
   };
@@ -298,16 +279,14 @@ struct Bisection {
   Bisected along(const std::vector<Piece>& v0, const Adjacency& adj0, int axis,
                  double fraction) const {
     Bisected b;
-    const std::vector<int> order = sorted(v0, axis);
-    std::vector<int> pos(v0.size());
+    b.order = sorted(v0, axis);
+    const std::vector<int>& order = b.order;
+    b.pos.resize(v0.size());
+    std::vector<int>& pos = b.pos;
     for (std::size_t i = 0; i < order.size(); ++i) {
       pos[std::size_t(order[i])] = int(i);
       b.v.push_back(v0[std::size_t(order[i])]);
     }
-    b.adj.resize(v0.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-      for (const auto& [j, f] : adj0[std::size_t(order[i])])
-        b.adj[i].emplace_back(pos[std::size_t(j)], f);
     const std::vector<Piece>& v = b.v;
     std::vector<double> prefix(v.size() + 1, 0.0);
     for (std::size_t i = 0; i < v.size(); ++i)
@@ -321,23 +300,25 @@ struct Bisection {
       k = 0;
       while (k < v.size() && prefix[k + 1] <= target)
         ++k;
-      b.choice = k < v.size() ? choose(v, b.adj, prefix, k, target, axis)
+      b.choice = k < v.size() ? choose(v, adj0, order, pos, prefix, k, target, axis)
                               : Choice{-1, v.size(), {}, {}, 0, 0};
     }
     // The faces between pieces that keep their sides, plus those the choice opens.
     const Choice& c = b.choice;
     b.faces = c.faces;
     for (std::size_t i = 0; i < v.size(); ++i)
-      for (const auto& [j, f] : b.adj[i])
-        if (int(i) < j && i != k && j != int(k) && int(i) != c.cut && j != c.cut &&
-            (i < c.upto) != (std::size_t(j) < c.upto))
+      for (const auto& [j0, f] : adj0[std::size_t(order[i])])
+        if (const int j = pos[std::size_t(j0)]; int(i) < j && i != k && j != int(k) &&
+                                                int(i) != c.cut && j != c.cut &&
+                                                (i < c.upto) != (std::size_t(j) < c.upto))
           b.faces += f;
     return b;
   }
 
-  /// Ranks [r0, r1) share the pieces v: bisected along the axis that cuts the fewest
-  /// faces (ties: the longest), the lo ranks taking their share of the speed.
-  void split(std::vector<Piece> v, int r0, int r1) {
+  /// Ranks [r0, r1) share the pieces v (adjacency adj): bisected along the axis that
+  /// cuts the fewest faces (ties: the longest), the lo ranks taking their share of the
+  /// speed.
+  void split(std::vector<Piece> v, Adjacency adj, int r0, int r1) {
     if (v.empty()) return;
     if (r1 - r0 == 1) {
       for (const Piece& p : v)
@@ -347,29 +328,63 @@ struct Bisection {
     const int mid = r0 + (r1 - r0) / 2;
     const double s_lo = std::accumulate(&speed[r0], &speed[mid], 0.0);
     const double s_all = s_lo + std::accumulate(&speed[mid], &speed[r1 - 1] + 1, 0.0);
-    const Adjacency adj = adjacency(v);
     const int longest = longest_axis(v);
     Bisected best = along(v, adj, longest, s_lo / s_all);
     for (int e = 1; e < dims(); ++e) {
       Bisected b = along(v, adj, (longest + e) % dims(), s_lo / s_all);
       if (b.faces < best.faces) best = std::move(b);
     }
-    v.clear();
-    v.shrink_to_fit();
-    std::vector<Piece> lo, hi;
+    v = {};
+    // The two sides, with the adjacency within each: the edges of the pieces that stay
+    // whole, and those of the cut piece's boxes found among its neighbours.
     const Choice& c = best.choice;
-    for (std::size_t i = 0; i < best.v.size(); ++i)
-      if (int(i) != c.cut) (i < c.upto ? lo : hi).push_back(best.v[i]);
+    const std::size_t n = best.v.size();
+    std::vector<Piece> side[2];
+    std::vector<int> where(n);  // index within its side, for pieces kept whole
+    for (std::size_t i = 0; i < n; ++i)
+      if (int(i) != c.cut) {
+        std::vector<Piece>& s = side[i < c.upto ? 0 : 1];
+        where[i] = int(s.size());
+        s.push_back(best.v[i]);
+      }
+    std::vector<std::pair<int, int>> parts;  // side, index of the cut piece's boxes
     if (c.cut >= 0) {
       const Piece& s = best.v[std::size_t(c.cut)];
-      for (const Box& b : c.lo)
-        lo.push_back({b, s.source, s.level, s.refinement, s.cost_per_cell});
-      for (const Box& b : c.hi)
-        hi.push_back({b, s.source, s.level, s.refinement, s.cost_per_cell});
+      for (int k = 0; k < 2; ++k)
+        for (const Box& b : k == 0 ? c.lo : c.hi) {
+          parts.emplace_back(k, int(side[k].size()));
+          side[k].push_back({b, s.source, s.level, s.refinement, s.cost_per_cell});
+        }
+    }
+    Adjacency sub[2] = {Adjacency(side[0].size()), Adjacency(side[1].size())};
+    for (std::size_t i = 0; i < n; ++i) {
+      if (int(i) == c.cut) continue;
+      const int k = i < c.upto ? 0 : 1;
+      for (const auto& [j0, f] : adj[std::size_t(best.order[i])])
+        if (const int j = best.pos[std::size_t(j0)];
+            j != c.cut && (std::size_t(j) < c.upto ? 0 : 1) == k)
+          sub[k][std::size_t(where[i])].emplace_back(where[std::size_t(j)], f);
+    }
+    for (std::size_t a = 0; a < parts.size(); ++a) {
+      const auto [k, ia] = parts[a];
+      const Box& box = side[k][std::size_t(ia)].box;
+      for (const auto& [j0, f] : adj[std::size_t(best.order[std::size_t(c.cut)])]) {
+        const int j = best.pos[std::size_t(j0)];
+        if ((std::size_t(j) < c.upto ? 0 : 1) != k) continue;
+        if (const long g = shared_faces(box, best.v[std::size_t(j)].box)) {
+          sub[k][std::size_t(ia)].emplace_back(where[std::size_t(j)], g);
+          sub[k][std::size_t(where[std::size_t(j)])].emplace_back(ia, g);
+        }
+      }
+      for (std::size_t b = 0; b < parts.size(); ++b)
+        if (b != a && parts[b].first == k)
+          if (const long g = shared_faces(box, side[k][std::size_t(parts[b].second)].box))
+            sub[k][std::size_t(ia)].emplace_back(parts[b].second, g);
     }
     best = {};
-    split(std::move(lo), r0, mid);
-    split(std::move(hi), mid, r1);
+    adj = {};
+    split(std::move(side[0]), std::move(sub[0]), r0, mid);
+    split(std::move(side[1]), std::move(sub[1]), mid, r1);
   }
 };
 
@@ -395,10 +410,9 @@ Plan spatial_pack(const std::vector<PatchMeta>& patches, const RankInfo& ranks,
     total += p.cost;
   }
   const double speed = std::accumulate(ranks.speed.begin(), ranks.speed.end(), 0.0);
-  const std::vector<std::vector<int>> touch = touching(patches);
   Bisection bisection{
-      rules, touch, ranks.speed, std::max(tolerance, kSlack) * total / speed, {}};
-  bisection.split(std::move(pieces), 0, ranks.nranks);
+      rules, ranks.speed, std::max(tolerance, kSlack) * total / speed, {}};
+  bisection.split(std::move(pieces), touching(patches), 0, ranks.nranks);
   std::sort(bisection.out.begin(), bisection.out.end());
   Plan plan;
   for (const auto& [source, box, owner] : bisection.out) {
