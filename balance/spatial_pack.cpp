@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 
 namespace pw {
 
@@ -88,32 +90,39 @@ using Adjacency = std::vector<std::vector<std::pair<int, long>>>;
 /// The adjacency of the patches. Patches are hashed into cubic bins as large as the
 /// level's largest side, so each meets at most 8 bins.
 Adjacency touching(const std::vector<PatchMeta>& patches) {
-  std::map<int, int> bin;
+  std::map<int, int> bin_of;
   for (const PatchMeta& p : patches)
     for (int d = 0; d < 3; ++d)
-      bin[p.level] = std::max(bin[p.level], p.box.size()[d] + 1);
-  std::map<std::tuple<int, int, int, int>, std::vector<int>> bins;
-  auto for_bins = [&](const Box& b, int level, auto&& f) {
-    const int s = bin[level];
+      bin_of[p.level] = std::max(bin_of[p.level], p.box.size()[d] + 1);
+  std::vector<int> bin(patches.size());
+  for (std::size_t i = 0; i < patches.size(); ++i)
+    bin[i] = bin_of[patches[i].level];
+  // Keys wrap (20 bits per axis, 4 for the level): a collision costs time, not answers.
+  std::unordered_map<std::uint64_t, std::vector<int>> bins;
+  auto for_bins = [&](const Box& b, int level, int s, auto&& f) {
+    auto bits = [](int x, int n) {
+      return std::uint64_t(x) & ((std::uint64_t(1) << n) - 1);
+    };
     for (int z = floor_div(b.lo[2], s); z <= floor_div(b.hi[2], s); ++z)
       for (int y = floor_div(b.lo[1], s); y <= floor_div(b.hi[1], s); ++y)
         for (int x = floor_div(b.lo[0], s); x <= floor_div(b.hi[0], s); ++x)
-          f(std::make_tuple(level, x, y, z));
+          f(bits(level, 4) << 60 | bits(x, 20) << 40 | bits(y, 20) << 20 | bits(z, 20));
   };
   for (int i = 0; i < int(patches.size()); ++i)
     for_bins(patches[std::size_t(i)].box, patches[std::size_t(i)].level,
-             [&](const auto& key) { bins[key].push_back(i); });
+             bin[std::size_t(i)], [&](std::uint64_t key) { bins[key].push_back(i); });
   Adjacency out(patches.size());
   for (int i = 0; i < int(patches.size()); ++i) {
     const PatchMeta& p = patches[std::size_t(i)];
-    for_bins(grow(p.box, IntVect::uniform(1)), p.level, [&](const auto& key) {
-      auto it = bins.find(key);
-      if (it == bins.end()) return;
-      for (int j : it->second)
-        if (j != i)
-          if (const long f = shared_faces(p.box, patches[std::size_t(j)].box))
-            out[std::size_t(i)].emplace_back(j, f);
-    });
+    for_bins(grow(p.box, IntVect::uniform(1)), p.level, bin[std::size_t(i)],
+             [&](std::uint64_t key) {
+               auto it = bins.find(key);
+               if (it == bins.end()) return;
+               for (int j : it->second)
+                 if (j != i && patches[std::size_t(j)].level == p.level)
+                   if (const long f = shared_faces(p.box, patches[std::size_t(j)].box))
+                     out[std::size_t(i)].emplace_back(j, f);
+             });
   }
   for (auto& list : out) {
     std::sort(list.begin(), list.end());
@@ -211,7 +220,10 @@ struct Bisection {
       if (need < 0 || need > v[j].weight()) continue;
       options.push_back(cut_piece(v[j], j, upto, need, axis));
     }
+    const Choice& straddle = options[2];  // j = k comes first among the cuts
+    const double allow = std::max(straddle.err, slack);
     for (Choice& o : options) {
+      if (o.err > allow) continue;  // not a candidate: spare counting its faces
       std::vector<std::tuple<Box, int, bool>> moved;  // box, piece, on the lo side
       if (o.cut != int(k)) moved.emplace_back(v[k].box, int(k), o.upto > k);
       for (const Box& b : o.lo)
@@ -231,8 +243,6 @@ struct Bisection {
             o.faces += shared_faces(box, std::get<0>(moved[b]));
       }
     }
-    const Choice& straddle = options[2];  // j = k comes first among the cuts
-    const double allow = std::max(straddle.err, slack);
     const auto key = [&](const Choice& c) {
       return std::make_tuple(c.faces, c.err, std::abs(c.cut - int(k)), c.cut);
     };
@@ -253,18 +263,15 @@ struct Bisection {
       std::swap(axes[1], axes[2]);
     auto [lo, hi] =
         staircase_cut(s.box, std::lround(need / s.cost_per_cell), axes, rules);
-    long cells = 0, faces = 0;
+    long cells = 0;
     for (const Box& b : lo)
       cells += b.num_cells();
-    for (const Box& a : lo)
-      for (const Box& b : hi)
-        faces += shared_faces(a, b);
     return {j,
             upto,
             std::move(lo),
             std::move(hi),
             std::abs(double(cells) * s.cost_per_cell - need),
-            faces};
+            0};
   }
 
   /// The pieces of a node in order along an axis (order[i]: the index in the node's
