@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "balance/bin_pack.hpp"
+#include "balance/spatial_pack.hpp"
 
 namespace pw {
 
@@ -116,10 +117,18 @@ std::unique_ptr<Balancer> ChopPack::from_deck(const Deck& deck, const SplitRules
   const double tolerance = deck.get<double>(key, 0.0);
   if (!(tolerance >= 0) || !std::isfinite(tolerance))
     deck.fail(key, "expected a finite number >= 0, got " + to_toml(tolerance));
-  return std::make_unique<ChopPack>(rules, tolerance);
+  const std::string packing =
+      deck.get<std::string>("balance.chop_pack.packing", "greedy");
+  if (packing != "greedy" && packing != "spatial")
+    deck.fail("balance.chop_pack.packing",
+              "expected \"greedy\" or \"spatial\", got \"" + packing + "\"");
+  return std::make_unique<ChopPack>(
+      rules, tolerance, packing == "spatial" ? Packing::spatial : Packing::greedy);
 }
 
 Plan ChopPack::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const {
+  if (packing_ == Packing::spatial)
+    return spatial_pack(patches, ranks, rules_, tolerance_);
   double total = 0;
   for (const PatchMeta& p : patches)
     total += p.cost;

@@ -1,6 +1,7 @@
 // Chop and pack (Morris, "Non-uniform load balancing of AMR codes", SAMRAI): boxes above
 // the ideal load are cut by modified recursive bisection into whole ideal loads plus a
-// leftover, then all pieces are bin-packed largest first onto the least loaded rank.
+// leftover, then all pieces are bin-packed largest first onto the least loaded rank
+// (packing "greedy"), or packed by place instead (packing "spatial", spatial_pack.hpp).
 #pragma once
 
 #include <utility>
@@ -34,12 +35,17 @@ std::vector<Box> chop_to_ideal(const Box& box, double cost, double ideal,
 
 class ChopPack : public Balancer {
  public:
+  /// greedy: the paper's bin packing, blind to place; spatial: see spatial_pack.hpp.
+  enum class Packing { greedy, spatial };
   /// tolerance: boxes up to (1 + tolerance) ideal loads are not cut, and a leftover up to
   /// tolerance ideal loads is shared among the whole pieces instead of cut off. The
-  /// paper's 0 cuts every box above the ideal.
-  explicit ChopPack(const SplitRules& rules, double tolerance = 0.0)
-      : rules_(rules), tolerance_(tolerance) {}
-  /// Reads and checks balance.chop_pack.tolerance (>= 0, default 0).
+  /// paper's 0 cuts every box above the ideal. With spatial packing: a cut may miss
+  /// its share by up to tolerance ideal loads when that cuts fewer faces.
+  explicit ChopPack(const SplitRules& rules, double tolerance = 0.0,
+                    Packing packing = Packing::greedy)
+      : rules_(rules), tolerance_(tolerance), packing_(packing) {}
+  /// Reads and checks balance.chop_pack.tolerance (>= 0, default 0) and
+  /// balance.chop_pack.packing ("greedy", the default, or "spatial").
   static std::unique_ptr<Balancer> from_deck(const Deck& deck, const SplitRules& rules);
 
   std::string name() const override { return "chop_pack"; }
@@ -50,6 +56,7 @@ class ChopPack : public Balancer {
  private:
   SplitRules rules_;
   double tolerance_;
+  Packing packing_;
 };
 
 /// The cost of each box of a plan: its source patch's cost times its share of the cells.
