@@ -47,7 +47,8 @@ struct Options {
   std::uint64_t seed = 1;
   double time = 0;
   std::string write;
-  int group_size = 0;          // consecutive ranks per group; 0: one group
+  int group_size = 0;          // consecutive ranks per group; 0: see groups
+  int groups = 1;              // else this many groups of consecutive ranks
   std::vector<double> speeds;  // per rank, repeating; empty: all 1
   RunMeasurements measured{1.0, 5e-5, 1e-9, 0.0, 8.0};
 };
@@ -57,7 +58,8 @@ RankInfo lab_ranks(const Options& o, int p) {
   RankInfo r = RankInfo::uniform(p);
   for (int k = 0; k < p; ++k) {
     if (!o.speeds.empty()) r.speed[size_t(k)] = o.speeds[size_t(k) % o.speeds.size()];
-    if (o.group_size > 0) r.group[size_t(k)] = k / o.group_size;
+    r.group[size_t(k)] =
+        o.group_size > 0 ? k / o.group_size : int(long(k) * o.groups / p);
   }
   r.measured = o.measured;
   return r;
@@ -257,10 +259,14 @@ int run(int argc, char** argv) {
   cli.add_option("--repeat", o.repeat, "time plan() this many times, report the median")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  cli.add_option("--group-size", o.group_size,
-                 "consecutive ranks per group (node) for balancers that use groups; 0: "
-                 "one group")
-      ->check(CLI::NonNegativeNumber)
+  auto* group_size =
+      cli.add_option("--group-size", o.group_size,
+                     "consecutive ranks per group (node) for balancers that use groups")
+          ->check(CLI::PositiveNumber);
+  cli.add_option("--groups", o.groups,
+                 "or: this many groups of consecutive ranks, as equal as can be")
+      ->check(CLI::PositiveNumber)
+      ->excludes(group_size)
       ->capture_default_str();
   cli.add_option("--speed", o.speeds,
                  "relative rank speeds, repeated over the ranks (e.g. 1 0.5: every other "
