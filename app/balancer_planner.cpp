@@ -61,6 +61,10 @@ BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg,
   } else {
     each_level_ = false;
   }
+  ranks_.measured.probe_network = [this] {
+    const NetworkModel net = probe_network(comm_, ranks_.group);
+    return std::make_pair(net.alpha, net.beta);
+  };
   rank_comm_ = std::make_unique<MpiRankComm>(comm.raw());
   ranks_.comm = rank_comm_.get();
 }
@@ -75,11 +79,6 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
   for (int l = 0; l < first_free && l < nlev; ++l)
     out[l] = proposed[l];
   PlanRecord rec;
-  if (balancer_->weighs_cost() && first_free == 0) {
-    const NetworkModel net = probe_network(comm_, ranks_.group);
-    ranks_.measured.alpha = net.alpha;
-    ranks_.measured.beta = net.beta;
-  }
   hops_.clear();
   double substeps = 1;
   int refinement = 1;

@@ -42,8 +42,9 @@ NetworkModel probe_network(const Comm& comm, const std::vector<int>& group) {
     const bool first = comm.rank() == 0;
     const int small = 1, large = 1 << 17;  // 8 B and 1 MiB
     std::vector<double> a(small, 0.0), b(large, 0.0);
-    const double ts = one_way(comm, other, first, a, 3);
-    const double tl = one_way(comm, other, first, b, 3);
+    // The paper's two messages, each timed by a ping-pong.
+    const double ts = one_way(comm, other, first, a, 1);
+    const double tl = one_way(comm, other, first, b, 1);
     const double bytes_s = 8.0 * small, bytes_l = 8.0 * large;
     model[1] = std::max(0.0, (tl - ts) / (bytes_l - bytes_s));
     model[0] = std::max(0.0, ts - model[1] * bytes_s);

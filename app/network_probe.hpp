@@ -13,7 +13,7 @@ struct NetworkModel {
   double beta = 0;   // s per byte
 };
 
-/// Times a small and a large message (each a ping-pong, best of a few) between rank 0 and
+/// Times a small and a large message (each a ping-pong) between rank 0 and
 /// the lowest rank of another group, honouring the Comm's emulated latency, and gives
 /// every rank the same alpha and beta (zero when all ranks are in one group).
 /// Collective.

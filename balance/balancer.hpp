@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amr/box.hpp"
@@ -37,6 +38,9 @@ struct RunMeasurements {
   double beta = 0;              // transfer time between groups, s per byte
   double overhead_seconds = 0;  // delta: the computational overhead of the last balancing
   double bytes_per_cell = 8;    // field data per cell, all components
+  // When set, measures (alpha, beta) now, for a balancer that needs them; collective
+  // over the run's ranks, so a balancer calls it on every rank or on none.
+  std::function<std::pair<double, double>()> probe_network;
 };
 
 struct RankInfo {
@@ -95,8 +99,8 @@ class Balancer {
   /// True: plan() must see every level being balanced in one call, whatever
   /// balance.levels says (a balancer that keeps patch families together).
   virtual bool whole_hierarchy() const { return false; }
-  /// True: plan() reads ranks.measured, which the app then measures (the network's
-  /// alpha and beta between groups before each balancing of level 0).
+  /// True: plan() reads ranks.measured, which the app then measures (step and balancing
+  /// times after every coarse step; the network through probe_network).
   virtual bool weighs_cost() const { return false; }
 };
 
