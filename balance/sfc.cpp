@@ -21,13 +21,19 @@ struct Curve {
   std::vector<double> prefix;  // n + 1
   std::vector<double> speed;
   std::vector<double> speed_left;  // p + 1, speed_left[k] = speed[k] + ... + speed[p-1]
+  double widest = 0;               // the largest prefix[i + 1] - prefix[i]
+  double min_speed = kInf;
 
   Curve(const std::vector<double>& weights, const std::vector<double>& s)
       : prefix(weights.size() + 1, 0.0), speed(s), speed_left(s.size() + 1, 0.0) {
-    for (std::size_t i = 0; i < weights.size(); ++i)
+    for (std::size_t i = 0; i < weights.size(); ++i) {
       prefix[i + 1] = prefix[i] + weights[i];
-    for (int k = int(s.size()) - 1; k >= 0; --k)
+      widest = std::max(widest, prefix[i + 1] - prefix[i]);
+    }
+    for (int k = int(s.size()) - 1; k >= 0; --k) {
       speed_left[k] = speed_left[k + 1] + s[k];
+      min_speed = std::min(min_speed, s[k]);
+    }
   }
   int n() const { return int(prefix.size()) - 1; }
   int p() const { return int(speed.size()); }
@@ -65,9 +71,64 @@ int piece_end(const std::vector<double>& prefix, int from, double base, double t
   return bad;
 }
 
+/// greedy_prefix_cut on a curve already summed.
+CurveCut greedy_cut(const Curve& c) {
+  const std::vector<double>& speed = c.speed;
+  const int n = c.n(), p = c.p();
+  const double total = c.prefix[n];
+  CurveCut cut;
+  cut.begin.assign(p + 1, n);
+  cut.begin[0] = 0;
+  double before = 0;  // speed of ranks 0..k-1
+  for (int k = 1; k < p; ++k) {
+    before += speed[k - 1];
+    const double share = total * before / c.speed_left[0];
+    // First patch whose running sum before it has passed the share; at least the
+    // previous cut.
+    const int i = int(std::lower_bound(c.prefix.begin(), c.prefix.end() - 1, share) -
+                      c.prefix.begin());
+    cut.begin[k] = std::max(cut.begin[k - 1], std::min(i, n));
+  }
+  cut.max_load = 0;
+  for (int k = 0; k < p; ++k)
+    cut.max_load = std::max(
+        cut.max_load, (c.prefix[cut.begin[k + 1]] - c.prefix[cut.begin[k]]) / speed[k]);
+  cut.valid = true;
+  return cut;
+}
+
+/// Relative slack of the pruning tests below: far above the rounding of a few sums and
+/// products of doubles (about 1e-16 each), far below any gain they could hide.
+constexpr double kSlack = 1e-9;
+
+/// The pieces a pass made, in the terms another pass can reuse them: piece k starts at
+/// start[k] and ends at start[k + 1]; reach[k] is the piece with the patch that stopped
+/// it, when the cap stopped it (a pass whose cap is at most reach[k] stops it there too),
+/// else infinity (the target or the end of the curve did, whatever the cap).
+struct Path {
+  std::vector<int> start;           // p + 1
+  std::vector<double> load, reach;  // p; load per unit speed
+  int pieces = 0;  // pieces made; start[pieces] is where the pass stopped
+
+  explicit Path(int p) : start(p + 1, 0), load(p, 0.0), reach(p, kInf) {}
+};
+
 /// The inner loop of Fig. 4 for one rank, piece by piece rather than patch by patch (the
 /// same decisions). `begin` is filled only when record is set.
-CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool record) {
+///
+/// give_up_at < infinity prunes, for the simulated collective: the pass stops (invalid)
+/// as soon as its result is sure to be invalid or >= give_up_at. `same_until`, when
+/// given, receives a threshold such that every threshold from this one up to it makes
+/// the same decisions up to where this pass stopped, hence the same result (the cap is
+/// the only test a higher threshold changes, and only where it stopped a piece).
+///
+/// `ref`, when given, is the path of a pass with a threshold no higher than this one: at
+/// a rank and start both reach, its pieces are taken as they are while this cap stops
+/// them where that one did (the higher cap takes at least as much, and the target is the
+/// same). `path`, when given, receives this pass's path.
+CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool record,
+                       double* same_until = nullptr, const Path* ref = nullptr,
+                       Path* path = nullptr) {
   const int n = c.n(), p = c.p();
   const std::vector<double>& P = c.prefix;
   CurveCut cut;
@@ -75,28 +136,75 @@ CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool
     cut.begin.assign(p + 1, n);
     cut.begin[0] = 0;
   }
-  double worst = 0;
+  const bool prune = give_up_at < kInf;
+  // When no single patch reaches the cap, every piece of a valid pass stays below it, so
+  // work beyond threshold * (speed left) can no longer fit.
+  const bool pieces_below_cap = c.widest < threshold * c.min_speed;
+  double worst = 0, until = kInf;
   int k = 0, start = 0;
-  bool forced = false;  // the patch that opened this piece is already in it
+  const int shared = ref ? ref->pieces : 0;
+  auto stop = [&]() {
+    if (same_until) *same_until = until * (1 - kSlack);
+    if (path) {
+      path->pieces = k;
+      path->start[k] = start;
+    }
+    return cut;
+  };
+  // Piece k ends at `end` (load per unit speed `load`, reach as in Path): the next state,
+  // or false when the pass is over (valid when it reached the end of the curve).
+  auto take = [&](int end, double load, double reach) {
+    if (path) {
+      path->start[k] = start;
+      path->load[k] = load;
+      path->reach[k] = reach;
+    }
+    until = std::min(until, reach / c.speed[k]);
+    worst = std::max(worst, load);
+    if (worst >= give_up_at) {
+      ++k, start = end;
+      return false;
+    }
+    if (end == n) {
+      cut.max_load = worst;
+      cut.valid = true;
+      ++k, start = end;
+      return false;
+    }
+    ++k, start = end;
+    if (k == p) return false;  // the curve outlasted the ranks: no valid assignment
+    if (record) cut.begin[k] = end;
+    return true;
+  };
   while (true) {
+    // In the same state as the reference pass: its pieces, while the cap agrees.
+    if (k < shared && ref->start[k] == start)
+      while (k < shared && ref->reach[k] >= threshold * c.speed[k])
+        if (!take(ref->start[k + 1], ref->load[k], ref->reach[k])) return stop();
+    const double rest = P[n] - P[start];
+    if (prune) {
+      // The pieces left cannot all be below their average load.
+      if (rest / c.speed_left[k] >= give_up_at * (1 + kSlack)) return stop();
+      if (pieces_below_cap) {
+        const double fits = threshold * c.speed_left[k] * (1 + kSlack);
+        if (rest >= fits) {
+          until = std::min(until, rest / (c.speed_left[k] * (1 + kSlack)));
+          return stop();
+        }
+      }
+    }
     // Target of rank k: its share of the work not yet assigned (remainingAverageWeight,
     // in weight units). The last rank has no next rank to hand a patch to, and in the
     // paper takes every patch of nonzero weight; taking all is the same there.
-    const double target =
-        k == p - 1 ? kInf : (P[n] - P[start]) * c.speed[k] / c.speed_left[k];
-    const int end = piece_end(P, forced ? start + 1 : start, P[start], target,
-                              threshold * c.speed[k]);
-    worst = std::max(worst, (P[end] - P[start]) / c.speed[k]);
-    if (worst >= give_up_at) return cut;
-    if (end == n) break;
-    if (++k == p) return cut;  // the curve outlasted the ranks: no valid assignment
-    if (record) cut.begin[k] = end;
-    start = end;
-    forced = true;
+    const double target = k == p - 1 ? kInf : rest * c.speed[k] / c.speed_left[k];
+    const int end =
+        piece_end(P, k > 0 ? start + 1 : start, P[start], target, threshold * c.speed[k]);
+    // Stopped by the cap rather than by the target: a higher cap may take more.
+    const bool capped = end < n && !(0.5 * (P[end] + P[end + 1]) - P[start] >= target);
+    if (!take(end, (P[end] - P[start]) / c.speed[k],
+              capped ? P[end + 1] - P[start] : kInf))
+      return stop();
   }
-  cut.max_load = worst;
-  cut.valid = true;
-  return cut;
 }
 
 CurveCut distribute(const Curve& c, int* rounds) {
@@ -105,21 +213,29 @@ CurveCut distribute(const Curve& c, int* rounds) {
   const double average = total / c.speed_left[0];
   // The paper starts from maxWeight = totalWeight; starting from the greedy cut keeps
   // every result at least as good as it and saves the first rounds.
-  std::vector<double> weights(c.n());
-  for (int i = 0; i < c.n(); ++i)
-    weights[i] = c.prefix[i + 1] - c.prefix[i];
-  CurveCut best = greedy_prefix_cut(weights, c.speed);
+  CurveCut best = greedy_cut(c);
   int round = 0;
   std::vector<double> local(p);
+  Path ref(p), path(p);
   while (true) {
     ++round;
     const double max_weight = best.max_load;
     // Each simulated rank's search (Fig. 4: myMaxWeight). A rank gives up once it cannot
     // beat the best result so far: that changes its reported value, never the minimum.
-    double so_far = max_weight;
+    // Thresholds grow with the rank: a rank whose threshold makes the same decisions as
+    // a lower rank's has its result without running, and the others reuse the pieces of
+    // the last pass run where they agree.
+    double so_far = max_weight, same_until = -kInf;
+    ref.pieces = 0;
     for (int r = 0; r < p; ++r) {
       const double threshold = average + (max_weight - average) * r / p;
-      const CurveCut mine = run_threshold(c, threshold, so_far, false);
+      if (threshold <= same_until) {
+        local[r] = local[r - 1];
+        continue;
+      }
+      const CurveCut mine =
+          run_threshold(c, threshold, so_far, false, &same_until, &ref, &path);
+      std::swap(ref, path);
       local[r] = mine.valid ? mine.max_load : kInf;
       so_far = std::min(so_far, local[r]);
     }
@@ -203,28 +319,7 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
 
 CurveCut greedy_prefix_cut(const std::vector<double>& weights,
                            const std::vector<double>& speed) {
-  const Curve c(weights, speed);
-  const int n = c.n(), p = c.p();
-  const double total = c.prefix[n];
-  CurveCut cut;
-  cut.begin.assign(p + 1, n);
-  cut.begin[0] = 0;
-  double before = 0;  // speed of ranks 0..k-1
-  for (int k = 1; k < p; ++k) {
-    before += speed[k - 1];
-    const double share = total * before / c.speed_left[0];
-    // First patch whose running sum before it has passed the share; at least the
-    // previous cut.
-    const int i = int(std::lower_bound(c.prefix.begin(), c.prefix.end() - 1, share) -
-                      c.prefix.begin());
-    cut.begin[k] = std::max(cut.begin[k - 1], std::min(i, n));
-  }
-  cut.max_load = 0;
-  for (int k = 0; k < p; ++k)
-    cut.max_load = std::max(
-        cut.max_load, (c.prefix[cut.begin[k + 1]] - c.prefix[cut.begin[k]]) / speed[k]);
-  cut.valid = true;
-  return cut;
+  return greedy_cut(Curve(weights, speed));
 }
 
 CurveCut threshold_cut(const std::vector<double>& weights,

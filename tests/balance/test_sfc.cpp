@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <utility>
@@ -91,6 +92,32 @@ void expect_contiguous(const CurveCut& cut, int n, int p) {
   EXPECT_EQ(cut.begin.back(), n);
   for (int k = 0; k < p; ++k)
     EXPECT_LE(cut.begin[k], cut.begin[k + 1]);
+}
+
+/// Fig. 4's search for all ranks written plainly, as distribute_curve documents it: from
+/// the greedy cut, every round runs every rank's whole pass (no pruning, nothing reused)
+/// and the min-reduction picks the next best, until no rank improves.
+CurveCut plain_search(const std::vector<double>& w, const std::vector<double>& s,
+                      int& rounds) {
+  const int p = int(s.size());
+  double total = 0, speed = 0;
+  for (double x : w)
+    total += x;
+  for (int k = p - 1; k >= 0; --k)
+    speed += s[k];
+  const double average = total / speed;
+  CurveCut best = greedy_prefix_cut(w, s);
+  for (rounds = 1;; ++rounds) {
+    const double max_weight = best.max_load;
+    std::vector<double> local(p);
+    for (int r = 0; r < p; ++r) {
+      const CurveCut c = threshold_cut(w, s, average + (max_weight - average) * r / p);
+      local[r] = c.valid ? c.max_load : std::numeric_limits<double>::infinity();
+    }
+    const RankMin m = allreduce_minloc(local);
+    if (!(m.value < max_weight)) return best;
+    best = threshold_cut(w, s, average + (max_weight - average) * m.rank / p);
+  }
 }
 
 /// Patches on a 2D grid of 8-cell boxes, with costs.
@@ -212,6 +239,50 @@ TEST(Sfc, SearchAndMinReductionStopAtABruteForceCheckedBottleneck) {
   EXPECT_EQ(sfc_rounds, rounds);
   EXPECT_EQ(cut.max_load, brute_force_bottleneck(w, speed));
   EXPECT_EQ(cut.max_load, 14.0);  // 3 1 4 1 | 5 9 | 2 6 5 3
+}
+
+TEST(Sfc, SearchEqualsThePlainSearchOnRandomCurves) {
+  // The search prunes and reuses passes; its rounds and cut must be the plain ones, on
+  // curves long enough for many rounds and rank counts that are not powers of two.
+  std::mt19937 rng(17);
+  int several_rounds = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int p = 1 + int(rng() % 70), n = int(rng() % (12 * p + 2));
+    std::vector<double> w(n);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (double& x : w) {
+      switch (trial % 4) {
+        case 0:
+          x = double(rng() % 21);
+          break;  // small integers, zeros
+        case 1:
+          x = unit(rng);
+          break;  // reals
+        case 2:
+          x = 512.0 * (1 << (rng() % 10));
+          break;  // few sizes, some huge
+        default:
+          x = unit(rng) < 0.1 ? 50 * unit(rng) : unit(rng);  // rare heavy ones
+      }
+    }
+    std::vector<double> speed(p, 1.0);
+    if (trial % 3 == 1)
+      for (double& s : speed)
+        s = 0.5 + 0.5 * double(rng() % 4);
+    if (trial % 3 == 2)
+      for (double& s : speed)
+        s = 0.3 + unit(rng);
+    int plain_rounds = 0, rounds = 0;
+    const CurveCut plain = plain_search(w, speed, plain_rounds);
+    const CurveCut cut = distribute_curve(w, speed, &rounds);
+    ASSERT_TRUE(cut.valid) << "trial " << trial;
+    EXPECT_EQ(cut.begin, plain.begin) << "trial " << trial;
+    EXPECT_EQ(cut.max_load, plain.max_load) << "trial " << trial;
+    EXPECT_EQ(rounds, plain_rounds) << "trial " << trial;
+    several_rounds += plain_rounds > 1;
+  }
+  // The cases exercise the search, not just the greedy cut.
+  EXPECT_GT(several_rounds, 200) << several_rounds;
 }
 
 TEST(Sfc, ReachesTheOptimumWhereTheGreedyCutDoesNot) {
