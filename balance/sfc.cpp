@@ -1,10 +1,11 @@
 #include "balance/sfc.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <numeric>
-#include <tuple>
+#include <utility>
 
 #include "balance/sfc_curve.hpp"
 #include "balance/sim_comm.hpp"
@@ -248,6 +249,33 @@ CurveCut distribute(const Curve& c, int* rounds) {
   return best;
 }
 
+struct Keyed {
+  std::uint64_t key;
+  int index;
+};
+
+/// Stable sort by key: least significant byte first, skipping the bytes all keys share.
+void radix_sort(std::vector<Keyed>& v) {
+  const std::size_t n = v.size();
+  std::vector<std::array<std::size_t, 256>> count(8);
+  for (auto& c : count)
+    c.fill(0);
+  for (const Keyed& e : v)
+    for (int b = 0; b < 8; ++b)
+      ++count[b][(e.key >> (8 * b)) & 0xFF];
+  std::vector<Keyed> tmp(n);
+  for (int b = 0; b < 8; ++b) {
+    std::array<std::size_t, 256>& c = count[b];
+    if (std::find(c.begin(), c.end(), n) != c.end()) continue;  // one value: no reorder
+    std::size_t sum = 0;
+    for (std::size_t& x : c)
+      sum += std::exchange(x, sum);
+    for (const Keyed& e : v)
+      tmp[c[(e.key >> (8 * b)) & 0xFF]++] = e;
+    v.swap(tmp);
+  }
+}
+
 /// Owners of `ids` (in curve order) from a cut of their costs.
 void assign(const std::vector<int>& ids, const std::vector<PatchMeta>& patches,
             const RankInfo& ranks, std::vector<int>& owner) {
@@ -296,8 +324,16 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
   const int shift = std::max(0, bits - max_bits);
   bits = std::min(bits, max_bits);
 
-  std::vector<std::tuple<std::uint64_t, int, int>> keyed(n);
-  for (int i = 0; i < n; ++i) {
+  // Patch indices by level (stable), then a stable radix sort by key: the order of
+  // (key, level, index).
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  auto by_level = [&](int a, int b) { return patches[a].level < patches[b].level; };
+  if (!std::is_sorted(order.begin(), order.end(), by_level))
+    std::stable_sort(order.begin(), order.end(), by_level);
+  std::vector<Keyed> keyed(n);
+  for (int pos = 0; pos < n; ++pos) {
+    const int i = order[pos];
     std::uint32_t c[3];
     for (int d = 0; d < 3; ++d)
       c[d] = std::uint32_t((x[3 * i + d] - lo[d]) >> shift);
@@ -308,12 +344,11 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
     else
       key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], bits)
                                        : morton_key(c[0], c[1], bits);
-    keyed[i] = {key, patches[i].level, i};
+    keyed[pos] = {key, i};
   }
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<int> order(n);
-  for (int i = 0; i < n; ++i)
-    order[i] = std::get<2>(keyed[i]);
+  radix_sort(keyed);
+  for (int pos = 0; pos < n; ++pos)
+    order[pos] = keyed[pos].index;
   return order;
 }
 

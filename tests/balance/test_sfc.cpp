@@ -32,6 +32,37 @@ std::vector<Cell> hilbert_order_2d(int n, int bits) {
   return order;
 }
 
+/// Skilling's AxestoTranspose ("Programming the Hilbert curve", 2004) as printed, then
+/// the transposed index read across the axes bit by bit: what hilbert_key computes.
+template <int N>
+std::uint64_t skilling_key(std::uint32_t (&x)[N], int bits) {
+  const std::uint32_t m = std::uint32_t(1) << (bits - 1);
+  for (std::uint32_t q = m; q > 1; q >>= 1) {
+    const std::uint32_t p = q - 1;
+    for (int i = 0; i < N; ++i) {
+      if (x[i] & q) {
+        x[0] ^= p;
+      } else {
+        const std::uint32_t t = (x[0] ^ x[i]) & p;
+        x[0] ^= t;
+        x[i] ^= t;
+      }
+    }
+  }
+  for (int i = 1; i < N; ++i)
+    x[i] ^= x[i - 1];
+  std::uint32_t t = 0;
+  for (std::uint32_t q = m; q > 1; q >>= 1)
+    if (x[N - 1] & q) t ^= q - 1;
+  for (int i = 0; i < N; ++i)
+    x[i] ^= t;
+  std::uint64_t key = 0;
+  for (int b = bits - 1; b >= 0; --b)
+    for (int i = 0; i < N; ++i)
+      key = (key << 1) | ((x[i] >> b) & 1u);
+  return key;
+}
+
 /// Fig. 4's inner loop, patch by patch, as printed (uniform speeds).
 CurveCut literal_fig4(const std::vector<double>& w, int p, double my_max_weight) {
   const double total = std::accumulate(w.begin(), w.end(), 0.0);
@@ -187,6 +218,31 @@ TEST(SfcCurve, MortonVisitsA2x2GridAsAZ) {
   EXPECT_EQ(morton_key(0, 1, 1), 2u);
   EXPECT_EQ(morton_key(1, 1, 1), 3u);
   EXPECT_EQ(morton_key(1, 1, 1, 1), 7u);
+}
+
+TEST(SfcCurve, KeysAreSkillingsAndInterleavedBitsOnRandomCells) {
+  std::mt19937_64 rng(23);
+  for (int bits = 1; bits <= kSfcMaxBits2; ++bits) {
+    const std::uint64_t side = std::uint64_t(1) << bits;
+    for (int trial = 0; trial < 200; ++trial) {
+      const auto x = std::uint32_t(rng() % side), y = std::uint32_t(rng() % side),
+                 z = std::uint32_t(rng() % side);
+      std::uint32_t c2[2] = {y, x};
+      EXPECT_EQ(hilbert_key(x, y, bits), skilling_key(c2, bits)) << bits;
+      std::uint64_t morton2 = 0;
+      for (int b = bits - 1; b >= 0; --b)
+        morton2 = (morton2 << 2) | ((y >> b) & 1u) << 1 | ((x >> b) & 1u);
+      EXPECT_EQ(morton_key(x, y, bits), morton2) << bits;
+      if (bits > kSfcMaxBits3) continue;
+      std::uint32_t c3[3] = {z, y, x};
+      EXPECT_EQ(hilbert_key(x, y, z, bits), skilling_key(c3, bits)) << bits;
+      std::uint64_t morton3 = 0;
+      for (int b = bits - 1; b >= 0; --b)
+        morton3 = (morton3 << 3) | ((z >> b) & 1u) << 2 | ((y >> b) & 1u) << 1 |
+                  ((x >> b) & 1u);
+      EXPECT_EQ(morton_key(x, y, z, bits), morton3) << bits;
+    }
+  }
 }
 
 TEST(SimComm, MinLocTakesTheLowestRankOnTies) {
