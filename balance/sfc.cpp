@@ -302,14 +302,22 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
     three_d = three_d || m.box.lo[2] != 0 || m.box.hi[2] != 0;
   }
   const int dim = three_d ? 3 : 2;
-  std::vector<std::int64_t> x(std::size_t(n) * 3);
+  // Twice the centroid of patch i in that frame, along d.
+  int last_refinement = 1;
+  std::int64_t last_scale = fine;
+  auto scale_of = [&](const PatchMeta& m) {  // fine / refinement, few distinct ones
+    if (m.refinement != last_refinement) {
+      last_refinement = m.refinement;
+      last_scale = fine / std::max(1, m.refinement);
+    }
+    return last_scale;
+  };
   std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   for (int i = 0; i < n; ++i) {
     const PatchMeta& m = patches[i];
-    const std::int64_t scale = fine / std::max(1, m.refinement);
+    const std::int64_t scale = scale_of(m);
     for (int d = 0; d < 3; ++d) {
       const std::int64_t v = (std::int64_t(m.box.lo[d]) + m.box.hi[d] + 1) * scale;
-      x[3 * i + d] = v;
       lo[d] = i == 0 ? v : std::min(lo[d], v);
       hi[d] = i == 0 ? v : std::max(hi[d], v);
     }
@@ -326,27 +334,46 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
 
   // Patch indices by level (stable), then a stable radix sort by key: the order of
   // (key, level, index).
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  auto by_level = [&](int a, int b) { return patches[a].level < patches[b].level; };
-  if (!std::is_sorted(order.begin(), order.end(), by_level))
-    std::stable_sort(order.begin(), order.end(), by_level);
+  std::vector<int> by_level;
+  auto lower_level = [&](int a, int b) { return patches[a].level < patches[b].level; };
+  for (int i = 1; i < n && by_level.empty(); ++i)
+    if (lower_level(i, i - 1)) {
+      by_level.resize(n);
+      std::iota(by_level.begin(), by_level.end(), 0);
+      std::stable_sort(by_level.begin(), by_level.end(), lower_level);
+    }
   std::vector<Keyed> keyed(n);
-  for (int pos = 0; pos < n; ++pos) {
-    const int i = order[pos];
-    std::uint32_t c[3];
-    for (int d = 0; d < 3; ++d)
-      c[d] = std::uint32_t((x[3 * i + d] - lo[d]) >> shift);
-    std::uint64_t key;
-    if (dim == 3)
-      key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], c[2], bits)
-                                       : morton_key(c[0], c[1], c[2], bits);
-    else
-      key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], bits)
-                                       : morton_key(c[0], c[1], bits);
-    keyed[pos] = {key, i};
+  // The keys a chunk at a time, in buffers that stay in cache.
+  constexpr int kChunk = 256;
+  std::uint32_t cells[3 * kChunk];
+  std::uint64_t keys[kChunk];
+  for (int pos0 = 0; pos0 < n; pos0 += kChunk) {
+    const int m = std::min(kChunk, n - pos0);
+    for (int k = 0; k < m; ++k) {
+      const int i = by_level.empty() ? pos0 + k : by_level[pos0 + k];
+      const PatchMeta& patch = patches[i];
+      const std::int64_t scale = scale_of(patch);
+      for (int d = 0; d < 3; ++d) {
+        const std::int64_t v =
+            (std::int64_t(patch.box.lo[d]) + patch.box.hi[d] + 1) * scale;
+        cells[3 * k + d] = std::uint32_t((v - lo[d]) >> shift);
+      }
+      keyed[pos0 + k].index = i;
+    }
+    if (curve == SfcCurve::hilbert) {
+      hilbert_keys(cells, m, dim, bits, keys);
+    } else {
+      for (int k = 0; k < m; ++k) {
+        const std::uint32_t* c = &cells[3 * k];
+        keys[k] =
+            dim == 3 ? morton_key(c[0], c[1], c[2], bits) : morton_key(c[0], c[1], bits);
+      }
+    }
+    for (int k = 0; k < m; ++k)
+      keyed[pos0 + k].key = keys[k];
   }
   radix_sort(keyed);
+  std::vector<int> order(n);
   for (int pos = 0; pos < n; ++pos)
     order[pos] = keyed[pos].index;
   return order;

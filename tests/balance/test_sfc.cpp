@@ -245,6 +245,25 @@ TEST(SfcCurve, KeysAreSkillingsAndInterleavedBitsOnRandomCells) {
   }
 }
 
+TEST(SfcCurve, ManyKeysAtOnceAreTheKeysOneByOne) {
+  std::mt19937 rng(31);
+  for (int dim : {2, 3})
+    for (int bits : {1, 5, 21}) {
+      const int n = 37;  // not a whole number of the batches
+      std::vector<std::uint32_t> cells(3 * n);
+      for (auto& c : cells)
+        c = std::uint32_t(rng() % (std::uint64_t(1) << bits));
+      std::vector<std::uint64_t> keys(n);
+      hilbert_keys(cells.data(), n, dim, bits, keys.data());
+      for (int k = 0; k < n; ++k) {
+        const std::uint32_t* c = &cells[3 * k];
+        EXPECT_EQ(keys[k], dim == 3 ? hilbert_key(c[0], c[1], c[2], bits)
+                                    : hilbert_key(c[0], c[1], bits))
+            << dim << "D, " << bits << " bits, cell " << k;
+      }
+    }
+}
+
 TEST(SimComm, MinLocTakesTheLowestRankOnTies) {
   const RankMin m = allreduce_minloc({5.0, 2.0, 7.0, 2.0});
   EXPECT_EQ(m.value, 2.0);
@@ -434,6 +453,29 @@ TEST(Sfc, PatchesOfAllLevelsAreOrderedInOneFrame) {
     cells.push_back(
         {patches[order[pos]].box.lo[0] / 8, patches[order[pos]].box.lo[1] / 8});
   EXPECT_EQ(cells, hilbert_order_2d(4, 2));
+}
+
+TEST(Sfc, EqualKeysBreakByLevelWhateverTheInputOrder) {
+  // The level-1 twins (same centroids) listed first: each still follows its level-0
+  // patch.
+  const auto coarse = grid_patches(4, {1.0});
+  std::vector<PatchMeta> patches;
+  for (const PatchMeta& m : coarse) {
+    PatchMeta fine = m;
+    fine.box = refine(m.box, IntVect::uniform(2));
+    fine.box.hi[2] = 0;
+    fine.level = 1;
+    fine.refinement = 2;
+    patches.push_back(fine);
+  }
+  const int n = int(coarse.size());
+  patches.insert(patches.end(), coarse.begin(), coarse.end());
+  const auto order = sfc_order(patches, SfcCurve::hilbert);
+  ASSERT_EQ(int(order.size()), 2 * n);
+  for (int pos = 0; pos < 2 * n; pos += 2) {
+    EXPECT_GE(order[pos], n);  // level 0
+    EXPECT_EQ(order[pos + 1], order[pos] - n);
+  }
 }
 
 TEST(Sfc, DeckChoosesTheCurveAndRejectsUnknownOnes) {
