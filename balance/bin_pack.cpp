@@ -52,8 +52,7 @@ class FinishTree {
       // left to right: go down to the lower bound, left on ties.
       const double time = cost / uniform_speed_;
       // Two levels at a time: the leftmost of the four grandchildren with the lowest
-      // bound, which is where the two steps lead. No branch on the loads either: it
-      // would be unpredictable.
+      // bound, which is where the two steps lead; their loads are read together.
       int n = 1;
       while (4 * n < 2 * leaves_) {  // n is at least two levels above the leaves
         const double* g = &load_[4 * n];
@@ -61,8 +60,7 @@ class FinishTree {
                      f3 = g[3] + time;
         const bool c01 = f1 < f0, c23 = f3 < f2;
         const double v01 = c01 ? f1 : f0, v23 = c23 ? f3 : f2;
-        const bool c = v23 < v01;
-        n = 4 * n + (c ? 2 + int(c23) : int(c01));
+        n = 4 * n + (v23 < v01 ? 2 + int(c23) : int(c01));
       }
       if (n < leaves_) n = 2 * n + int(load_[2 * n + 1] + time < load_[2 * n] + time);
       return n;
