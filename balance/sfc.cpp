@@ -226,6 +226,9 @@ CurveCut distribute(const Curve& c, int* rounds) {
     // Thresholds grow with the rank: a rank whose threshold makes the same decisions as
     // a lower rank's has its result without running, and the others reuse the pieces of
     // the last pass run where they agree.
+    // (Rounding can put the bottleneck an ulp below the average: then the thresholds
+    // fall with the rank, and every rank runs on its own.)
+    const bool rising = max_weight >= average;
     double so_far = max_weight, same_until = -kInf;
     ref.pieces = 0;
     for (int r = 0; r < p; ++r) {
@@ -235,8 +238,9 @@ CurveCut distribute(const Curve& c, int* rounds) {
         continue;
       }
       const CurveCut mine =
-          run_threshold(c, threshold, so_far, false, &same_until, &ref, &path);
-      std::swap(ref, path);
+          rising ? run_threshold(c, threshold, so_far, false, &same_until, &ref, &path)
+                 : run_threshold(c, threshold, so_far, false);
+      if (rising) std::swap(ref, path);
       local[r] = mine.valid ? mine.max_load : kInf;
       so_far = std::min(so_far, local[r]);
     }
