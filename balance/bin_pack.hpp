@@ -15,6 +15,10 @@ namespace pw {
 std::vector<int> bin_pack(const std::vector<double>& cost,
                           const std::vector<double>& speed);
 
+/// Item indices by cost, largest first, ties by lower index: the order of bin_pack (and
+/// of std::stable_sort by decreasing cost), by a radix sort. Pre: no cost is NaN.
+std::vector<int> largest_first(const std::vector<double>& cost);
+
 /// Morris's estimated load balance: the ideal load (sum of cost / sum of speed) over the
 /// largest rank load (sum of cost / speed of the rank); 1 is perfect, and it is 1 when
 /// there is no cost at all. Pre: owners in [0, speed.size()).

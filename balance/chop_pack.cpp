@@ -14,6 +14,11 @@ namespace {
 /// Below this (in ideal loads) a leftover is rounding noise, not a piece worth cutting.
 constexpr double kNoise = 1e-9;
 
+/// Whether chop_to_ideal cuts a box of this cost.
+bool above_tolerance(double cost, double ideal, double tolerance) {
+  return ideal > 0 && cost > (1 + tolerance) * ideal;
+}
+
 int pieces(Share s) {
   return s.wholes + (s.leftover ? 1 : 0);
 }
@@ -104,7 +109,7 @@ std::pair<Share, Share> split_share(Share s) {
 std::vector<Box> chop_to_ideal(const Box& box, double cost, double ideal,
                                const SplitRules& rules, double tolerance) {
   std::vector<Box> out;
-  if (!(ideal > 0) || !(cost > (1 + tolerance) * ideal)) return {box};
+  if (!above_tolerance(cost, ideal, tolerance)) return {box};
   const double loads = cost / ideal;
   Share s{int(std::floor(loads)), false};
   s.leftover = loads - s.wholes > std::max(tolerance, kNoise);
@@ -135,8 +140,17 @@ Plan ChopPack::plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks
   const double ideal =
       total / std::accumulate(ranks.speed.begin(), ranks.speed.end(), 0.0);
   Plan plan;
+  plan.boxes.reserve(patches.size());
+  plan.level.reserve(patches.size());
+  plan.source.reserve(patches.size());
   for (int i = 0; i < int(patches.size()); ++i) {
     const PatchMeta& p = patches[i];
+    if (!above_tolerance(p.cost, ideal, tolerance_)) {  // most: whole, no list to make
+      plan.boxes.push_back(p.box);
+      plan.level.push_back(p.level);
+      plan.source.push_back(i);
+      continue;
+    }
     for (const Box& b : chop_to_ideal(p.box, p.cost, ideal, rules_, tolerance_)) {
       plan.boxes.push_back(b);
       plan.level.push_back(p.level);

@@ -1,10 +1,11 @@
 #include "balance/sfc.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <numeric>
-#include <tuple>
+#include <utility>
 
 #include "balance/sfc_curve.hpp"
 #include "balance/sim_comm.hpp"
@@ -21,13 +22,19 @@ struct Curve {
   std::vector<double> prefix;  // n + 1
   std::vector<double> speed;
   std::vector<double> speed_left;  // p + 1, speed_left[k] = speed[k] + ... + speed[p-1]
+  double widest = 0;               // the largest prefix[i + 1] - prefix[i]
+  double min_speed = kInf;
 
   Curve(const std::vector<double>& weights, const std::vector<double>& s)
       : prefix(weights.size() + 1, 0.0), speed(s), speed_left(s.size() + 1, 0.0) {
-    for (std::size_t i = 0; i < weights.size(); ++i)
+    for (std::size_t i = 0; i < weights.size(); ++i) {
       prefix[i + 1] = prefix[i] + weights[i];
-    for (int k = int(s.size()) - 1; k >= 0; --k)
+      widest = std::max(widest, prefix[i + 1] - prefix[i]);
+    }
+    for (int k = int(s.size()) - 1; k >= 0; --k) {
       speed_left[k] = speed_left[k + 1] + s[k];
+      min_speed = std::min(min_speed, s[k]);
+    }
   }
   int n() const { return int(prefix.size()) - 1; }
   int p() const { return int(speed.size()); }
@@ -65,9 +72,64 @@ int piece_end(const std::vector<double>& prefix, int from, double base, double t
   return bad;
 }
 
+/// greedy_prefix_cut on a curve already summed.
+CurveCut greedy_cut(const Curve& c) {
+  const std::vector<double>& speed = c.speed;
+  const int n = c.n(), p = c.p();
+  const double total = c.prefix[n];
+  CurveCut cut;
+  cut.begin.assign(p + 1, n);
+  cut.begin[0] = 0;
+  double before = 0;  // speed of ranks 0..k-1
+  for (int k = 1; k < p; ++k) {
+    before += speed[k - 1];
+    const double share = total * before / c.speed_left[0];
+    // First patch whose running sum before it has passed the share; at least the
+    // previous cut.
+    const int i = int(std::lower_bound(c.prefix.begin(), c.prefix.end() - 1, share) -
+                      c.prefix.begin());
+    cut.begin[k] = std::max(cut.begin[k - 1], std::min(i, n));
+  }
+  cut.max_load = 0;
+  for (int k = 0; k < p; ++k)
+    cut.max_load = std::max(
+        cut.max_load, (c.prefix[cut.begin[k + 1]] - c.prefix[cut.begin[k]]) / speed[k]);
+  cut.valid = true;
+  return cut;
+}
+
+/// Relative slack of the pruning tests below: far above the rounding of a few sums and
+/// products of doubles (about 1e-16 each), far below any gain they could hide.
+constexpr double kSlack = 1e-9;
+
+/// The pieces a pass made, in the terms another pass can reuse them: piece k starts at
+/// start[k] and ends at start[k + 1]; reach[k] is the piece with the patch that stopped
+/// it, when the cap stopped it (a pass whose cap is at most reach[k] stops it there too),
+/// else infinity (the target or the end of the curve did, whatever the cap).
+struct Path {
+  std::vector<int> start;           // p + 1
+  std::vector<double> load, reach;  // p; load per unit speed
+  int pieces = 0;  // pieces made; start[pieces] is where the pass stopped
+
+  explicit Path(int p) : start(p + 1, 0), load(p, 0.0), reach(p, kInf) {}
+};
+
 /// The inner loop of Fig. 4 for one rank, piece by piece rather than patch by patch (the
 /// same decisions). `begin` is filled only when record is set.
-CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool record) {
+///
+/// give_up_at < infinity prunes, for the simulated collective: the pass stops (invalid)
+/// as soon as its result is sure to be invalid or >= give_up_at. `same_until`, when
+/// given, receives a threshold such that every threshold from this one up to it makes
+/// the same decisions up to where this pass stopped, hence the same result (the cap is
+/// the only test a higher threshold changes, and only where it stopped a piece).
+///
+/// `ref`, when given, is the path of a pass with a threshold no higher than this one: at
+/// a rank and start both reach, its pieces are taken as they are while this cap stops
+/// them where that one did (the higher cap takes at least as much, and the target is the
+/// same). `path`, when given, receives this pass's path.
+CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool record,
+                       double* same_until = nullptr, const Path* ref = nullptr,
+                       Path* path = nullptr) {
   const int n = c.n(), p = c.p();
   const std::vector<double>& P = c.prefix;
   CurveCut cut;
@@ -75,28 +137,75 @@ CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool
     cut.begin.assign(p + 1, n);
     cut.begin[0] = 0;
   }
-  double worst = 0;
+  const bool prune = give_up_at < kInf;
+  // When no single patch reaches the cap, every piece of a valid pass stays below it, so
+  // work beyond threshold * (speed left) can no longer fit.
+  const bool pieces_below_cap = c.widest < threshold * c.min_speed;
+  double worst = 0, until = kInf;
   int k = 0, start = 0;
-  bool forced = false;  // the patch that opened this piece is already in it
+  const int shared = ref ? ref->pieces : 0;
+  auto stop = [&]() {
+    if (same_until) *same_until = until * (1 - kSlack);
+    if (path) {
+      path->pieces = k;
+      path->start[k] = start;
+    }
+    return cut;
+  };
+  // Piece k ends at `end` (load per unit speed `load`, reach as in Path): the next state,
+  // or false when the pass is over (valid when it reached the end of the curve).
+  auto take = [&](int end, double load, double reach) {
+    if (path) {
+      path->start[k] = start;
+      path->load[k] = load;
+      path->reach[k] = reach;
+    }
+    until = std::min(until, reach / c.speed[k]);
+    worst = std::max(worst, load);
+    if (worst >= give_up_at) {
+      ++k, start = end;
+      return false;
+    }
+    if (end == n) {
+      cut.max_load = worst;
+      cut.valid = true;
+      ++k, start = end;
+      return false;
+    }
+    ++k, start = end;
+    if (k == p) return false;  // the curve outlasted the ranks: no valid assignment
+    if (record) cut.begin[k] = end;
+    return true;
+  };
   while (true) {
+    // In the same state as the reference pass: its pieces, while the cap agrees.
+    if (k < shared && ref->start[k] == start)
+      while (k < shared && ref->reach[k] >= threshold * c.speed[k])
+        if (!take(ref->start[k + 1], ref->load[k], ref->reach[k])) return stop();
+    const double rest = P[n] - P[start];
+    if (prune) {
+      // The pieces left cannot all be below their average load.
+      if (rest / c.speed_left[k] >= give_up_at * (1 + kSlack)) return stop();
+      if (pieces_below_cap) {
+        const double fits = threshold * c.speed_left[k] * (1 + kSlack);
+        if (rest >= fits) {
+          until = std::min(until, rest / (c.speed_left[k] * (1 + kSlack)));
+          return stop();
+        }
+      }
+    }
     // Target of rank k: its share of the work not yet assigned (remainingAverageWeight,
     // in weight units). The last rank has no next rank to hand a patch to, and in the
     // paper takes every patch of nonzero weight; taking all is the same there.
-    const double target =
-        k == p - 1 ? kInf : (P[n] - P[start]) * c.speed[k] / c.speed_left[k];
-    const int end = piece_end(P, forced ? start + 1 : start, P[start], target,
-                              threshold * c.speed[k]);
-    worst = std::max(worst, (P[end] - P[start]) / c.speed[k]);
-    if (worst >= give_up_at) return cut;
-    if (end == n) break;
-    if (++k == p) return cut;  // the curve outlasted the ranks: no valid assignment
-    if (record) cut.begin[k] = end;
-    start = end;
-    forced = true;
+    const double target = k == p - 1 ? kInf : rest * c.speed[k] / c.speed_left[k];
+    const int end =
+        piece_end(P, k > 0 ? start + 1 : start, P[start], target, threshold * c.speed[k]);
+    // Stopped by the cap rather than by the target: a higher cap may take more.
+    const bool capped = end < n && !(0.5 * (P[end] + P[end + 1]) - P[start] >= target);
+    if (!take(end, (P[end] - P[start]) / c.speed[k],
+              capped ? P[end + 1] - P[start] : kInf))
+      return stop();
   }
-  cut.max_load = worst;
-  cut.valid = true;
-  return cut;
 }
 
 CurveCut distribute(const Curve& c, const RankComm& comm, int* rounds) {
@@ -105,21 +214,37 @@ CurveCut distribute(const Curve& c, const RankComm& comm, int* rounds) {
   const double average = total / c.speed_left[0];
   // The paper starts from maxWeight = totalWeight; starting from the greedy cut keeps
   // every result at least as good as it and saves the first rounds.
-  std::vector<double> weights(c.n());
-  for (int i = 0; i < c.n(); ++i)
-    weights[i] = c.prefix[i + 1] - c.prefix[i];
-  CurveCut best = greedy_prefix_cut(weights, c.speed);
+  CurveCut best = greedy_cut(c);
   int round = 0;
+  Path ref(p), path(p);
   while (true) {
     ++round;
     const double max_weight = best.max_load;
     auto threshold = [&](int r) { return average + (max_weight - average) * r / p; };
     // Each rank's search (Fig. 4: myMaxWeight). A rank gives up once it cannot beat the
     // best result it knows of: that changes its reported value, never the minimum.
+    // Thresholds grow with the rank: where the collective runs consecutive ranks in this
+    // process (the simulated one), a rank whose threshold makes the same decisions as the
+    // rank before has its result without running, and the others reuse the pieces of the
+    // last pass run where they agree. (Rounding can put the bottleneck an ulp below the
+    // average: then the thresholds fall with the rank, and every rank runs on its own.)
+    const bool rising = max_weight >= average;
+    double same_until = -kInf, last = kInf;
+    int last_rank = -2;
     const RankMin m = comm.allreduce_minloc(p, [&](int r, double bound) {
+      if (r != last_rank + 1) {  // not the next rank: nothing to reuse
+        same_until = -kInf;
+        ref.pieces = 0;
+      }
+      last_rank = r;
+      if (threshold(r) <= same_until) return last;
+      const double so_far = std::min(max_weight, bound);
       const CurveCut mine =
-          run_threshold(c, threshold(r), std::min(max_weight, bound), false);
-      return mine.valid ? mine.max_load : kInf;
+          rising ? run_threshold(c, threshold(r), so_far, false, &same_until, &ref, &path)
+                 : run_threshold(c, threshold(r), so_far, false);
+      if (rising) std::swap(ref, path);
+      last = mine.valid ? mine.max_load : kInf;
+      return last;
     });
     if (!(m.value < max_weight)) break;  // no rank improved
     // The winner sends its assignment to all (the paper's AllGather).
@@ -130,6 +255,33 @@ CurveCut distribute(const Curve& c, const RankComm& comm, int* rounds) {
   }
   if (rounds) *rounds = round;
   return best;
+}
+
+struct Keyed {
+  std::uint64_t key;
+  int index;
+};
+
+/// Stable sort by key: least significant byte first, skipping the bytes all keys share.
+void radix_sort(std::vector<Keyed>& v) {
+  const std::size_t n = v.size();
+  std::vector<std::array<std::size_t, 256>> count(8);
+  for (auto& c : count)
+    c.fill(0);
+  for (const Keyed& e : v)
+    for (int b = 0; b < 8; ++b)
+      ++count[b][(e.key >> (8 * b)) & 0xFF];
+  std::vector<Keyed> tmp(n);
+  for (int b = 0; b < 8; ++b) {
+    std::array<std::size_t, 256>& c = count[b];
+    if (std::find(c.begin(), c.end(), n) != c.end()) continue;  // one value: no reorder
+    std::size_t sum = 0;
+    for (std::size_t& x : c)
+      sum += std::exchange(x, sum);
+    for (const Keyed& e : v)
+      tmp[c[(e.key >> (8 * b)) & 0xFF]++] = e;
+    v.swap(tmp);
+  }
 }
 
 /// Owners of `ids` (in curve order) from a cut of their costs.
@@ -158,14 +310,22 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
     three_d = three_d || m.box.lo[2] != 0 || m.box.hi[2] != 0;
   }
   const int dim = three_d ? 3 : 2;
-  std::vector<std::int64_t> x(std::size_t(n) * 3);
+  // Twice the centroid of patch i in that frame, along d.
+  int last_refinement = 1;
+  std::int64_t last_scale = fine;
+  auto scale_of = [&](const PatchMeta& m) {  // fine / refinement, few distinct ones
+    if (m.refinement != last_refinement) {
+      last_refinement = m.refinement;
+      last_scale = fine / std::max(1, m.refinement);
+    }
+    return last_scale;
+  };
   std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   for (int i = 0; i < n; ++i) {
     const PatchMeta& m = patches[i];
-    const std::int64_t scale = fine / std::max(1, m.refinement);
+    const std::int64_t scale = scale_of(m);
     for (int d = 0; d < 3; ++d) {
       const std::int64_t v = (std::int64_t(m.box.lo[d]) + m.box.hi[d] + 1) * scale;
-      x[3 * i + d] = v;
       lo[d] = i == 0 ? v : std::min(lo[d], v);
       hi[d] = i == 0 ? v : std::max(hi[d], v);
     }
@@ -180,51 +340,56 @@ std::vector<int> sfc_order(const std::vector<PatchMeta>& patches, SfcCurve curve
   const int shift = std::max(0, bits - max_bits);
   bits = std::min(bits, max_bits);
 
-  std::vector<std::tuple<std::uint64_t, int, int>> keyed(n);
-  for (int i = 0; i < n; ++i) {
-    std::uint32_t c[3];
-    for (int d = 0; d < 3; ++d)
-      c[d] = std::uint32_t((x[3 * i + d] - lo[d]) >> shift);
-    std::uint64_t key;
-    if (dim == 3)
-      key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], c[2], bits)
-                                       : morton_key(c[0], c[1], c[2], bits);
-    else
-      key = curve == SfcCurve::hilbert ? hilbert_key(c[0], c[1], bits)
-                                       : morton_key(c[0], c[1], bits);
-    keyed[i] = {key, patches[i].level, i};
+  // Patch indices by level (stable), then a stable radix sort by key: the order of
+  // (key, level, index).
+  std::vector<int> by_level;
+  auto lower_level = [&](int a, int b) { return patches[a].level < patches[b].level; };
+  for (int i = 1; i < n && by_level.empty(); ++i)
+    if (lower_level(i, i - 1)) {
+      by_level.resize(n);
+      std::iota(by_level.begin(), by_level.end(), 0);
+      std::stable_sort(by_level.begin(), by_level.end(), lower_level);
+    }
+  std::vector<Keyed> keyed(n);
+  // The keys a chunk at a time, in buffers that stay in cache.
+  constexpr int kChunk = 256;
+  std::uint32_t cells[3 * kChunk];
+  std::uint64_t keys[kChunk];
+  for (int pos0 = 0; pos0 < n; pos0 += kChunk) {
+    const int m = std::min(kChunk, n - pos0);
+    for (int k = 0; k < m; ++k) {
+      const int i = by_level.empty() ? pos0 + k : by_level[pos0 + k];
+      const PatchMeta& patch = patches[i];
+      const std::int64_t scale = scale_of(patch);
+      for (int d = 0; d < 3; ++d) {
+        const std::int64_t v =
+            (std::int64_t(patch.box.lo[d]) + patch.box.hi[d] + 1) * scale;
+        cells[3 * k + d] = std::uint32_t((v - lo[d]) >> shift);
+      }
+      keyed[pos0 + k].index = i;
+    }
+    if (curve == SfcCurve::hilbert) {
+      hilbert_keys(cells, m, dim, bits, keys);
+    } else {
+      for (int k = 0; k < m; ++k) {
+        const std::uint32_t* c = &cells[3 * k];
+        keys[k] =
+            dim == 3 ? morton_key(c[0], c[1], c[2], bits) : morton_key(c[0], c[1], bits);
+      }
+    }
+    for (int k = 0; k < m; ++k)
+      keyed[pos0 + k].key = keys[k];
   }
-  std::sort(keyed.begin(), keyed.end());
+  radix_sort(keyed);
   std::vector<int> order(n);
-  for (int i = 0; i < n; ++i)
-    order[i] = std::get<2>(keyed[i]);
+  for (int pos = 0; pos < n; ++pos)
+    order[pos] = keyed[pos].index;
   return order;
 }
 
 CurveCut greedy_prefix_cut(const std::vector<double>& weights,
                            const std::vector<double>& speed) {
-  const Curve c(weights, speed);
-  const int n = c.n(), p = c.p();
-  const double total = c.prefix[n];
-  CurveCut cut;
-  cut.begin.assign(p + 1, n);
-  cut.begin[0] = 0;
-  double before = 0;  // speed of ranks 0..k-1
-  for (int k = 1; k < p; ++k) {
-    before += speed[k - 1];
-    const double share = total * before / c.speed_left[0];
-    // First patch whose running sum before it has passed the share; at least the
-    // previous cut.
-    const int i = int(std::lower_bound(c.prefix.begin(), c.prefix.end() - 1, share) -
-                      c.prefix.begin());
-    cut.begin[k] = std::max(cut.begin[k - 1], std::min(i, n));
-  }
-  cut.max_load = 0;
-  for (int k = 0; k < p; ++k)
-    cut.max_load = std::max(
-        cut.max_load, (c.prefix[cut.begin[k + 1]] - c.prefix[cut.begin[k]]) / speed[k]);
-  cut.valid = true;
-  return cut;
+  return greedy_cut(Curve(weights, speed));
 }
 
 CurveCut threshold_cut(const std::vector<double>& weights,

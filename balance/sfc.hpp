@@ -36,8 +36,8 @@ CurveCut greedy_prefix_cut(const std::vector<double>& weights,
 /// the current rank takes a patch while that lowers |its load - the remaining average|
 /// and keeps its load below the threshold; else the patch opens the next rank's piece.
 /// Loads and averages are per unit speed. Zero weights: see sfc.cpp. Pre: weights >= 0,
-/// speed > 0. give_up_at: stop (invalid) as soon as a piece reaches it, for the simulated
-/// collective, where such a rank cannot win the minimum.
+/// speed > 0. give_up_at: stop (invalid) as soon as the result is sure to be invalid or
+/// to reach it, for the simulated collective, where such a rank cannot win the minimum.
 CurveCut threshold_cut(const std::vector<double>& weights,
                        const std::vector<double>& speed, double max_load,
                        double give_up_at = std::numeric_limits<double>::infinity());

@@ -112,14 +112,16 @@ TEST(ChopPack, BinPackingPutsTheLargestFirstOntoTheLeastLoaded) {
 }
 
 TEST(ChopPack, BinPackingGivesEachItemToTheRankThatFinishesItFirst) {
-  // Against a plain scan of all ranks, with many distinct speeds and with many ties.
+  // Against a plain scan of all ranks, with many distinct speeds, with many ties, and
+  // with one speed for all (a rank count that is not a power of two).
   std::mt19937 rng(17);
   std::uniform_int_distribution<int> small(1, 4);
   std::uniform_real_distribution<double> any(0.5, 2.0);
-  for (bool ties : {false, true}) {
-    std::vector<double> speed(37), cost(500);
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool ties = variant % 2 == 1, uniform = variant >= 2;
+    std::vector<double> speed(variant == 3 ? 64 : 37), cost(500);
     for (double& s : speed)
-      s = ties ? 0.5 * small(rng) : any(rng);
+      s = uniform ? 0.75 : ties ? 0.5 * small(rng) : any(rng);
     for (double& c : cost)
       c = ties ? small(rng) : any(rng);
     std::vector<int> order(cost.size());
@@ -135,7 +137,23 @@ TEST(ChopPack, BinPackingGivesEachItemToTheRankThatFinishesItFirst) {
       load[best] += cost[i] / speed[best];
       expected[i] = best;
     }
-    EXPECT_EQ(bin_pack(cost, speed), expected) << (ties ? "with ties" : "distinct");
+    EXPECT_EQ(bin_pack(cost, speed), expected) << "variant " << variant;
+  }
+}
+
+TEST(ChopPack, LargestFirstIsAStableSortByDecreasingCost) {
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<double> any(-3.0, 3.0);
+  const double specials[] = {0.0, -0.0, 1.0, -1.0, 1e300, -1e-300, 2.5};
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<double> cost(int(rng() % 300));
+    for (double& c : cost)
+      c = rng() % 3 == 0 ? specials[rng() % 7] : trial % 2 ? any(rng) : double(rng() % 9);
+    std::vector<int> order(cost.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return cost[a] > cost[b]; });
+    EXPECT_EQ(largest_first(cost), order) << "trial " << trial;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <utility>
@@ -29,6 +30,37 @@ std::vector<Cell> hilbert_order_2d(int n, int bits) {
   for (const auto& [key, cell] : keyed)
     order.push_back(cell);
   return order;
+}
+
+/// Skilling's AxestoTranspose ("Programming the Hilbert curve", 2004) as printed, then
+/// the transposed index read across the axes bit by bit: what hilbert_key computes.
+template <int N>
+std::uint64_t skilling_key(std::uint32_t (&x)[N], int bits) {
+  const std::uint32_t m = std::uint32_t(1) << (bits - 1);
+  for (std::uint32_t q = m; q > 1; q >>= 1) {
+    const std::uint32_t p = q - 1;
+    for (int i = 0; i < N; ++i) {
+      if (x[i] & q) {
+        x[0] ^= p;
+      } else {
+        const std::uint32_t t = (x[0] ^ x[i]) & p;
+        x[0] ^= t;
+        x[i] ^= t;
+      }
+    }
+  }
+  for (int i = 1; i < N; ++i)
+    x[i] ^= x[i - 1];
+  std::uint32_t t = 0;
+  for (std::uint32_t q = m; q > 1; q >>= 1)
+    if (x[N - 1] & q) t ^= q - 1;
+  for (int i = 0; i < N; ++i)
+    x[i] ^= t;
+  std::uint64_t key = 0;
+  for (int b = bits - 1; b >= 0; --b)
+    for (int i = 0; i < N; ++i)
+      key = (key << 1) | ((x[i] >> b) & 1u);
+  return key;
 }
 
 /// Fig. 4's inner loop, patch by patch, as printed (uniform speeds).
@@ -91,6 +123,32 @@ void expect_contiguous(const CurveCut& cut, int n, int p) {
   EXPECT_EQ(cut.begin.back(), n);
   for (int k = 0; k < p; ++k)
     EXPECT_LE(cut.begin[k], cut.begin[k + 1]);
+}
+
+/// Fig. 4's search for all ranks written plainly, as distribute_curve documents it: from
+/// the greedy cut, every round runs every rank's whole pass (no pruning, nothing reused)
+/// and the min-reduction picks the next best, until no rank improves.
+CurveCut plain_search(const std::vector<double>& w, const std::vector<double>& s,
+                      int& rounds) {
+  const int p = int(s.size());
+  double total = 0, speed = 0;
+  for (double x : w)
+    total += x;
+  for (int k = p - 1; k >= 0; --k)
+    speed += s[k];
+  const double average = total / speed;
+  CurveCut best = greedy_prefix_cut(w, s);
+  for (rounds = 1;; ++rounds) {
+    const double max_weight = best.max_load;
+    std::vector<double> local(p);
+    for (int r = 0; r < p; ++r) {
+      const CurveCut c = threshold_cut(w, s, average + (max_weight - average) * r / p);
+      local[r] = c.valid ? c.max_load : std::numeric_limits<double>::infinity();
+    }
+    const RankMin m = allreduce_minloc(local);
+    if (!(m.value < max_weight)) return best;
+    best = threshold_cut(w, s, average + (max_weight - average) * m.rank / p);
+  }
 }
 
 /// Patches on a 2D grid of 8-cell boxes, with costs.
@@ -162,6 +220,50 @@ TEST(SfcCurve, MortonVisitsA2x2GridAsAZ) {
   EXPECT_EQ(morton_key(1, 1, 1, 1), 7u);
 }
 
+TEST(SfcCurve, KeysAreSkillingsAndInterleavedBitsOnRandomCells) {
+  std::mt19937_64 rng(23);
+  for (int bits = 1; bits <= kSfcMaxBits2; ++bits) {
+    const std::uint64_t side = std::uint64_t(1) << bits;
+    for (int trial = 0; trial < 200; ++trial) {
+      const auto x = std::uint32_t(rng() % side), y = std::uint32_t(rng() % side),
+                 z = std::uint32_t(rng() % side);
+      std::uint32_t c2[2] = {y, x};
+      EXPECT_EQ(hilbert_key(x, y, bits), skilling_key(c2, bits)) << bits;
+      std::uint64_t morton2 = 0;
+      for (int b = bits - 1; b >= 0; --b)
+        morton2 = (morton2 << 2) | ((y >> b) & 1u) << 1 | ((x >> b) & 1u);
+      EXPECT_EQ(morton_key(x, y, bits), morton2) << bits;
+      if (bits > kSfcMaxBits3) continue;
+      std::uint32_t c3[3] = {z, y, x};
+      EXPECT_EQ(hilbert_key(x, y, z, bits), skilling_key(c3, bits)) << bits;
+      std::uint64_t morton3 = 0;
+      for (int b = bits - 1; b >= 0; --b)
+        morton3 = (morton3 << 3) | ((z >> b) & 1u) << 2 | ((y >> b) & 1u) << 1 |
+                  ((x >> b) & 1u);
+      EXPECT_EQ(morton_key(x, y, z, bits), morton3) << bits;
+    }
+  }
+}
+
+TEST(SfcCurve, ManyKeysAtOnceAreTheKeysOneByOne) {
+  std::mt19937 rng(31);
+  for (int dim : {2, 3})
+    for (int bits : {1, 5, 21}) {
+      const int n = 37;  // not a whole number of the batches
+      std::vector<std::uint32_t> cells(3 * n);
+      for (auto& c : cells)
+        c = std::uint32_t(rng() % (std::uint64_t(1) << bits));
+      std::vector<std::uint64_t> keys(n);
+      hilbert_keys(cells.data(), n, dim, bits, keys.data());
+      for (int k = 0; k < n; ++k) {
+        const std::uint32_t* c = &cells[3 * k];
+        EXPECT_EQ(keys[k], dim == 3 ? hilbert_key(c[0], c[1], c[2], bits)
+                                    : hilbert_key(c[0], c[1], bits))
+            << dim << "D, " << bits << " bits, cell " << k;
+      }
+    }
+}
+
 TEST(SimComm, MinLocTakesTheLowestRankOnTies) {
   const RankMin m = allreduce_minloc({5.0, 2.0, 7.0, 2.0});
   EXPECT_EQ(m.value, 2.0);
@@ -212,6 +314,50 @@ TEST(Sfc, SearchAndMinReductionStopAtABruteForceCheckedBottleneck) {
   EXPECT_EQ(sfc_rounds, rounds);
   EXPECT_EQ(cut.max_load, brute_force_bottleneck(w, speed));
   EXPECT_EQ(cut.max_load, 14.0);  // 3 1 4 1 | 5 9 | 2 6 5 3
+}
+
+TEST(Sfc, SearchEqualsThePlainSearchOnRandomCurves) {
+  // The search prunes and reuses passes; its rounds and cut must be the plain ones, on
+  // curves long enough for many rounds and rank counts that are not powers of two.
+  std::mt19937 rng(17);
+  int several_rounds = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int p = 1 + int(rng() % 70), n = int(rng() % (12 * p + 2));
+    std::vector<double> w(n);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (double& x : w) {
+      switch (trial % 4) {
+        case 0:
+          x = double(rng() % 21);
+          break;  // small integers, zeros
+        case 1:
+          x = unit(rng);
+          break;  // reals
+        case 2:
+          x = 512.0 * (1 << (rng() % 10));
+          break;  // few sizes, some huge
+        default:
+          x = unit(rng) < 0.1 ? 50 * unit(rng) : unit(rng);  // rare heavy ones
+      }
+    }
+    std::vector<double> speed(p, 1.0);
+    if (trial % 3 == 1)
+      for (double& s : speed)
+        s = 0.5 + 0.5 * double(rng() % 4);
+    if (trial % 3 == 2)
+      for (double& s : speed)
+        s = 0.3 + unit(rng);
+    int plain_rounds = 0, rounds = 0;
+    const CurveCut plain = plain_search(w, speed, plain_rounds);
+    const CurveCut cut = distribute_curve(w, speed, &rounds);
+    ASSERT_TRUE(cut.valid) << "trial " << trial;
+    EXPECT_EQ(cut.begin, plain.begin) << "trial " << trial;
+    EXPECT_EQ(cut.max_load, plain.max_load) << "trial " << trial;
+    EXPECT_EQ(rounds, plain_rounds) << "trial " << trial;
+    several_rounds += plain_rounds > 1;
+  }
+  // The cases exercise the search, not just the greedy cut.
+  EXPECT_GT(several_rounds, 200) << several_rounds;
 }
 
 TEST(Sfc, ReachesTheOptimumWhereTheGreedyCutDoesNot) {
@@ -307,6 +453,29 @@ TEST(Sfc, PatchesOfAllLevelsAreOrderedInOneFrame) {
     cells.push_back(
         {patches[order[pos]].box.lo[0] / 8, patches[order[pos]].box.lo[1] / 8});
   EXPECT_EQ(cells, hilbert_order_2d(4, 2));
+}
+
+TEST(Sfc, EqualKeysBreakByLevelWhateverTheInputOrder) {
+  // The level-1 twins (same centroids) listed first: each still follows its level-0
+  // patch.
+  const auto coarse = grid_patches(4, {1.0});
+  std::vector<PatchMeta> patches;
+  for (const PatchMeta& m : coarse) {
+    PatchMeta fine = m;
+    fine.box = refine(m.box, IntVect::uniform(2));
+    fine.box.hi[2] = 0;
+    fine.level = 1;
+    fine.refinement = 2;
+    patches.push_back(fine);
+  }
+  const int n = int(coarse.size());
+  patches.insert(patches.end(), coarse.begin(), coarse.end());
+  const auto order = sfc_order(patches, SfcCurve::hilbert);
+  ASSERT_EQ(int(order.size()), 2 * n);
+  for (int pos = 0; pos < 2 * n; pos += 2) {
+    EXPECT_GE(order[pos], n);  // level 0
+    EXPECT_EQ(order[pos + 1], order[pos] - n);
+  }
 }
 
 TEST(Sfc, DeckChoosesTheCurveAndRejectsUnknownOnes) {
