@@ -36,6 +36,10 @@ const std::map<std::string, BalancerFactory>& balancer_registry() {
 
 Plan whole_patches(const std::vector<PatchMeta>& patches, const std::vector<int>& owner) {
   Plan plan;
+  plan.boxes.reserve(patches.size());
+  plan.level.reserve(patches.size());
+  plan.owner.reserve(patches.size());
+  plan.source.reserve(patches.size());
   for (size_t i = 0; i < patches.size(); ++i) {
     plan.boxes.push_back(patches[i].box);
     plan.level.push_back(patches[i].level);
