@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -88,46 +89,54 @@ long shared_faces(const Box& a, const Box& b) {
 /// Per box, the boxes of its level it shares faces with, and how many faces.
 using Adjacency = std::vector<std::vector<std::pair<int, long>>>;
 
-/// The adjacency of the patches. Patches are hashed into cubic bins as large as the
-/// level's largest side, so each meets at most 8 bins.
+/// The adjacency of the patches: per axis d, a sweep over the planes where a patch ends
+/// and another of its level begins, matching their sections by their extents along the
+/// next axis (in order of their lower ends, each against those still open).
 Adjacency touching(const std::vector<PatchMeta>& patches) {
-  std::map<int, int> bin_of;
-  for (const PatchMeta& p : patches)
-    for (int d = 0; d < 3; ++d)
-      bin_of[p.level] = std::max(bin_of[p.level], p.box.size()[d] + 1);
-  std::vector<int> bin(patches.size());
-  for (std::size_t i = 0; i < patches.size(); ++i)
-    bin[i] = bin_of[patches[i].level];
-  // Keys wrap (20 bits per axis, 4 for the level): a collision costs time, not answers.
-  std::unordered_map<std::uint64_t, std::vector<int>> bins;
-  auto for_bins = [&](const Box& b, int level, int s, auto&& f) {
-    auto bits = [](int x, int n) {
-      return std::uint64_t(x) & ((std::uint64_t(1) << n) - 1);
-    };
-    for (int z = floor_div(b.lo[2], s); z <= floor_div(b.hi[2], s); ++z)
-      for (int y = floor_div(b.lo[1], s); y <= floor_div(b.hi[1], s); ++y)
-        for (int x = floor_div(b.lo[0], s); x <= floor_div(b.hi[0], s); ++x)
-          f(bits(level, 4) << 60 | bits(x, 20) << 40 | bits(y, 20) << 20 | bits(z, 20));
-  };
-  for (int i = 0; i < int(patches.size()); ++i)
-    for_bins(patches[std::size_t(i)].box, patches[std::size_t(i)].level,
-             bin[std::size_t(i)], [&](std::uint64_t key) { bins[key].push_back(i); });
   Adjacency out(patches.size());
-  for (int i = 0; i < int(patches.size()); ++i) {
-    const PatchMeta& p = patches[std::size_t(i)];
-    for_bins(grow(p.box, IntVect::uniform(1)), p.level, bin[std::size_t(i)],
-             [&](std::uint64_t key) {
-               auto it = bins.find(key);
-               if (it == bins.end()) return;
-               for (int j : it->second)
-                 if (j != i && patches[std::size_t(j)].level == p.level)
-                   if (const long f = shared_faces(p.box, patches[std::size_t(j)].box))
-                     out[std::size_t(i)].emplace_back(j, f);
-             });
-  }
-  for (auto& list : out) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
+  // (level, plane), then (lower end along e1, patch index, whether it starts at the
+  // plane): packed so that they sort as unsigned integers.
+  const auto biased = [](int x) { return std::uint64_t(std::uint32_t(x) ^ 0x80000000u); };
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sides;
+  std::vector<int> open[2];  // by starts: patches whose section may meet later ones
+  for (int d = 0; d < 3; ++d) {
+    const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+    sides.clear();
+    for (int i = 0; i < int(patches.size()); ++i) {
+      const PatchMeta& p = patches[std::size_t(i)];
+      if (p.box.empty()) continue;
+      const std::uint64_t from = biased(p.box.lo[e1]) << 32 | std::uint64_t(i) << 1;
+      sides.emplace_back(biased(p.level) << 32 | biased(p.box.hi[d] + 1), from);
+      sides.emplace_back(biased(p.level) << 32 | biased(p.box.lo[d]), from | 1);
+    }
+    std::sort(sides.begin(), sides.end());
+    for (std::size_t g = 0; g < sides.size();) {
+      std::size_t h = g;
+      while (h < sides.size() && sides[h].first == sides[g].first)
+        ++h;
+      open[0].clear();
+      open[1].clear();
+      for (; g < h; ++g) {
+        const int i = int(std::uint32_t(sides[g].second) >> 1);
+        const int starts = int(sides[g].second & 1);
+        const Box& a = patches[std::size_t(i)].box;
+        std::vector<int>& other = open[1 - starts];
+        std::size_t kept = 0;
+        for (const int j : other) {
+          const Box& b = patches[std::size_t(j)].box;
+          if (b.hi[e1] < a.lo[e1]) continue;  // ends before this and all later ones
+          other[kept++] = j;
+          const long across =
+              std::min(a.hi[e2], b.hi[e2]) - std::max(a.lo[e2], b.lo[e2]) + 1;
+          if (across <= 0) continue;
+          const long f = across * (std::min(a.hi[e1], b.hi[e1]) - a.lo[e1] + 1);
+          out[std::size_t(i)].emplace_back(j, f);
+          out[std::size_t(j)].emplace_back(i, f);
+        }
+        other.resize(kept);
+        open[starts].push_back(i);
+      }
+    }
   }
   return out;
 }
@@ -272,12 +281,79 @@ struct Bisection {
     };
     const int lo_j = std::max(0, int(k) - kWindow);
     const int hi_j = std::min(int(order.size()) - 1, int(k) + kWindow);
-    std::array<Choice, 2 * kWindow + 3> options;
-    int count = 0;
-    options[std::size_t(count++)] = {-1, k, {}, {}, target - prefix[k], 0};
-    options[std::size_t(count++)] = {-1, k + 1, {}, {}, prefix[k + 1] - target, 0};
-    cut_piece(options[std::size_t(count++)], piece(int(k)), int(k), k + 1,
-              target - prefix[k], o.axis);
+    Choice straddle;
+    cut_piece(straddle, piece(int(k)), int(k), k + 1, target - prefix[k], o.axis);
+    const double allow = std::max(straddle.err, slack);
+    // Faces of piece k to its neighbours on each side (when it goes whole to the other),
+    // and to those in the window.
+    const Box& box_k = piece(int(k)).box;
+    long k_to[2] = {0, 0};  // lo, hi
+    std::array<long, 2 * kWindow + 1> k_to_j{};
+    for (const auto& [y0, f] : adj[std::size_t(order[k])]) {
+      const int y = at[std::size_t(y0)];
+      k_to[y < int(k) ? 0 : 1] += f;
+      if (y >= lo_j && y <= hi_j) k_to_j[std::size_t(y - lo_j)] = f;
+    }
+    // The faces between sides that k (if whole) would have, less those to the cut piece.
+    const auto k_faces = [&](int cut, bool k_on_lo) {
+      long faces = k_to[k_on_lo ? 1 : 0];
+      if (cut >= 0 && (cut < int(k)) != k_on_lo) faces -= k_to_j[std::size_t(cut - lo_j)];
+      return faces;
+    };
+    // The faces that touch k or the cut boxes, between sides: k's (whole) to its
+    // neighbours, those among the boxes the option places, then the cut boxes' to their
+    // piece's neighbours, counted last as they cost the most. Returns false, with part of
+    // the count, once it passes `bound`.
+    const auto count_faces = [&](Choice& ch, long bound) {
+      std::array<Box, 7> box;
+      std::array<bool, 7> on_lo;
+      int m = 0;
+      ch.faces = 0;
+      if (ch.cut != int(k)) {
+        on_lo[std::size_t(m)] = ch.upto > k;
+        box[std::size_t(m)] = box_k;
+        ch.faces += k_faces(ch.cut, on_lo[std::size_t(m++)]);
+      }
+      const int first_part = m;
+      for (const Box& b : ch.lo) {
+        on_lo[std::size_t(m)] = true;
+        box[std::size_t(m++)] = b;
+      }
+      for (const Box& b : ch.hi) {
+        on_lo[std::size_t(m)] = false;
+        box[std::size_t(m++)] = b;
+      }
+      for (int a = 0; a < m; ++a)
+        for (int b = a + 1; b < m; ++b)
+          if (on_lo[std::size_t(b)] != on_lo[std::size_t(a)])
+            ch.faces += shared_faces(box[std::size_t(a)], box[std::size_t(b)]);
+      if (ch.faces > bound) return false;
+      if (m > first_part)
+        for (const auto& [y0, f] : adj[std::size_t(order[std::size_t(ch.cut)])]) {
+          const int y = at[std::size_t(y0)];
+          if (y == int(k)) continue;
+          const Box& box_y = pieces[std::size_t(y0)].box;
+          for (int a = first_part; a < m; ++a)
+            if ((y < int(k)) != on_lo[std::size_t(a)])
+              ch.faces += shared_faces(box[std::size_t(a)], box_y);
+        }
+      return true;
+    };
+    const auto rank = [&](const Choice& c) {
+      return std::make_tuple(c.faces, c.err, std::abs(c.cut - int(k)), c.cut);
+    };
+    // The straddling cut first; then an option whose faces provably exceed the best so
+    // far is dropped, before its boxes are made when k's own faces do.
+    count_faces(straddle, std::numeric_limits<long>::max());
+    Choice best = straddle;
+    const auto consider = [&](Choice& ch) {
+      if (ch.err <= allow && count_faces(ch, best.faces) && rank(ch) < rank(best))
+        best = ch;
+    };
+    Choice ch{-1, k, {}, {}, target - prefix[k], 0};
+    consider(ch);
+    ch = {-1, k + 1, {}, {}, prefix[k + 1] - target, 0};
+    consider(ch);
     for (int j = lo_j; j <= hi_j; ++j) {
       if (j == int(k)) continue;
       // Up to k whole, less j (need from j: what k adds past the target, below w_j), or
@@ -286,45 +362,11 @@ struct Bisection {
       const std::size_t upto = j <= int(k) ? k + 1 : k;
       const double rest = j <= int(k) ? prefix[k + 1] - w : prefix[k];
       const double need = target - rest;
-      if (need < 0 || need > w) continue;
-      cut_piece(options[std::size_t(count++)], piece(j), j, upto, need, o.axis);
+      if (need < 0 || need > w || k_faces(j, upto > k) > best.faces) continue;
+      cut_piece(ch, piece(j), j, upto, need, o.axis);
+      consider(ch);
     }
-    const Choice& straddle = options[2];  // j = k comes first among the cuts
-    const double allow = std::max(straddle.err, slack);
-    for (int c = 0; c < count; ++c) {
-      Choice& ch = options[std::size_t(c)];
-      if (ch.err > allow) continue;  // not a candidate: spare counting its faces
-      // The boxes placed differently by the options: box, piece, on the lo side.
-      std::array<std::tuple<Box, int, bool>, 7> moved;
-      int m = 0;
-      if (ch.cut != int(k))
-        moved[std::size_t(m++)] = {piece(int(k)).box, int(k), ch.upto > k};
-      for (const Box& b : ch.lo)
-        moved[std::size_t(m++)] = {b, ch.cut, true};
-      for (const Box& b : ch.hi)
-        moved[std::size_t(m++)] = {b, ch.cut, false};
-      ch.faces = 0;
-      for (int a = 0; a < m; ++a) {
-        const auto& [box, i, on_lo] = moved[std::size_t(a)];
-        for (const auto& [y0, f] : adj[std::size_t(order[std::size_t(i)])]) {
-          const int y = at[std::size_t(y0)];
-          if (y != int(k) && y != ch.cut && (y < int(k)) != on_lo)
-            ch.faces += shared_faces(box, pieces[std::size_t(y0)].box);
-        }
-        for (int b = a + 1; b < m; ++b)
-          if (std::get<2>(moved[std::size_t(b)]) != on_lo)
-            ch.faces += shared_faces(box, std::get<0>(moved[std::size_t(b)]));
-      }
-    }
-    const auto rank = [&](const Choice& c) {
-      return std::make_tuple(c.faces, c.err, std::abs(c.cut - int(k)), c.cut);
-    };
-    const Choice* best = &straddle;
-    for (int c = 0; c < count; ++c)
-      if (options[std::size_t(c)].err <= allow &&
-          rank(options[std::size_t(c)]) < rank(*best))
-        best = &options[std::size_t(c)];
-    return *best;
+    return best;
   }
 
   /// Piece s (index j) cut into about `need` weight on the lo side and the rest.
