@@ -89,58 +89,6 @@ long shared_faces(const Box& a, const Box& b) {
 /// Per box, the boxes of its level it shares faces with, and how many faces.
 using Adjacency = std::vector<std::vector<std::pair<int, long>>>;
 
-/// The adjacency of the patches: per axis d, a sweep over the planes where a patch ends
-/// and another of its level begins, matching their sections by their extents along the
-/// next axis (in order of their lower ends, each against those still open).
-Adjacency touching(const std::vector<PatchMeta>& patches) {
-  Adjacency out(patches.size());
-  // (level, plane), then (lower end along e1, patch index, whether it starts at the
-  // plane): packed so that they sort as unsigned integers.
-  const auto biased = [](int x) { return std::uint64_t(std::uint32_t(x) ^ 0x80000000u); };
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> sides;
-  std::vector<int> open[2];  // by starts: patches whose section may meet later ones
-  for (int d = 0; d < 3; ++d) {
-    const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    sides.clear();
-    for (int i = 0; i < int(patches.size()); ++i) {
-      const PatchMeta& p = patches[std::size_t(i)];
-      if (p.box.empty()) continue;
-      const std::uint64_t from = biased(p.box.lo[e1]) << 32 | std::uint64_t(i) << 1;
-      sides.emplace_back(biased(p.level) << 32 | biased(p.box.hi[d] + 1), from);
-      sides.emplace_back(biased(p.level) << 32 | biased(p.box.lo[d]), from | 1);
-    }
-    std::sort(sides.begin(), sides.end());
-    for (std::size_t g = 0; g < sides.size();) {
-      std::size_t h = g;
-      while (h < sides.size() && sides[h].first == sides[g].first)
-        ++h;
-      open[0].clear();
-      open[1].clear();
-      for (; g < h; ++g) {
-        const int i = int(std::uint32_t(sides[g].second) >> 1);
-        const int starts = int(sides[g].second & 1);
-        const Box& a = patches[std::size_t(i)].box;
-        std::vector<int>& other = open[1 - starts];
-        std::size_t kept = 0;
-        for (const int j : other) {
-          const Box& b = patches[std::size_t(j)].box;
-          if (b.hi[e1] < a.lo[e1]) continue;  // ends before this and all later ones
-          other[kept++] = j;
-          const long across =
-              std::min(a.hi[e2], b.hi[e2]) - std::max(a.lo[e2], b.lo[e2]) + 1;
-          if (across <= 0) continue;
-          const long f = across * (std::min(a.hi[e1], b.hi[e1]) - a.lo[e1] + 1);
-          out[std::size_t(i)].emplace_back(j, f);
-          out[std::size_t(j)].emplace_back(i, f);
-        }
-        other.resize(kept);
-        open[starts].push_back(i);
-      }
-    }
-  }
-  return out;
-}
-
 /// A box of the bisection: a patch or a piece of one.
 struct Piece {
   Box box;
@@ -193,18 +141,30 @@ struct Bisection {
   /// The root's orders: every piece sorted along each axis.
   Orders sorted_all() const {
     Orders o;
+    // The key by value, to sort in place; the corner is not needed, each piece being a
+    // whole patch.
+    struct Key {
+      double c0, c1, c2;
+      int level, source;
+      bool operator<(const Key& b) const {
+        if (c0 != b.c0) return c0 < b.c0;
+        if (c1 != b.c1) return c1 < b.c1;
+        if (c2 != b.c2) return c2 < b.c2;
+        return std::tie(level, source) < std::tie(b.level, b.source);
+      }
+    };
+    std::vector<Key> k(pieces.size());
     for (int axis = 0; axis < dims(); ++axis) {
       const int d1 = (axis + 1) % dims(), d2 = (axis + 2) % dims();
-      std::vector<std::tuple<double, double, double, int, int, Box>> k;
-      k.reserve(pieces.size());
-      for (const Piece& p : pieces)
-        k.emplace_back(p.center2(axis), p.center2(d1), p.center2(d2), p.level, p.source,
-                       p.box);
+      for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const Piece& p = pieces[i];
+        k[i] = {p.center2(axis), p.center2(d1), p.center2(d2), p.level, p.source};
+      }
+      std::sort(k.begin(), k.end());
       std::vector<int>& v = o[std::size_t(axis)];
       v.resize(pieces.size());
-      std::iota(v.begin(), v.end(), 0);
-      std::sort(v.begin(), v.end(),
-                [&](int a, int b) { return k[std::size_t(a)] < k[std::size_t(b)]; });
+      for (std::size_t i = 0; i < k.size(); ++i)
+        v[i] = k[i].source;
     }
     return o;
   }
@@ -551,6 +511,59 @@ struct Bisection {
 
 }  // namespace
 
+// Per axis d, a sweep over the planes where a patch ends and another of its level begins,
+// matching their sections by their extents along the next axis (in order of their lower
+// ends, each against those still open).
+std::vector<std::vector<std::pair<int, long>>> touching_faces(
+    const std::vector<PatchMeta>& patches) {
+  std::vector<std::vector<std::pair<int, long>>> out(patches.size());
+  // (level, plane), then (lower end along e1, patch index, whether it starts at the
+  // plane): packed so that they sort as unsigned integers.
+  const auto biased = [](int x) { return std::uint64_t(std::uint32_t(x) ^ 0x80000000u); };
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sides;
+  std::vector<int> open[2];  // by starts: patches whose section may meet later ones
+  for (int d = 0; d < 3; ++d) {
+    const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+    sides.clear();
+    for (int i = 0; i < int(patches.size()); ++i) {
+      const PatchMeta& p = patches[std::size_t(i)];
+      if (p.box.empty()) continue;
+      const std::uint64_t from = biased(p.box.lo[e1]) << 32 | std::uint64_t(i) << 1;
+      sides.emplace_back(biased(p.level) << 32 | biased(p.box.hi[d] + 1), from);
+      sides.emplace_back(biased(p.level) << 32 | biased(p.box.lo[d]), from | 1);
+    }
+    std::sort(sides.begin(), sides.end());
+    for (std::size_t g = 0; g < sides.size();) {
+      std::size_t h = g;
+      while (h < sides.size() && sides[h].first == sides[g].first)
+        ++h;
+      open[0].clear();
+      open[1].clear();
+      for (; g < h; ++g) {
+        const int i = int(std::uint32_t(sides[g].second) >> 1);
+        const int starts = int(sides[g].second & 1);
+        const Box& a = patches[std::size_t(i)].box;
+        std::vector<int>& other = open[1 - starts];
+        std::size_t kept = 0;
+        for (const int j : other) {
+          const Box& b = patches[std::size_t(j)].box;
+          if (b.hi[e1] < a.lo[e1]) continue;  // ends before this and all later ones
+          other[kept++] = j;
+          const long across =
+              std::min(a.hi[e2], b.hi[e2]) - std::max(a.lo[e2], b.lo[e2]) + 1;
+          if (across <= 0) continue;
+          const long f = across * (std::min(a.hi[e1], b.hi[e1]) - a.lo[e1] + 1);
+          out[std::size_t(i)].emplace_back(j, f);
+          out[std::size_t(j)].emplace_back(i, f);
+        }
+        other.resize(kept);
+        open[starts].push_back(i);
+      }
+    }
+  }
+  return out;
+}
+
 std::pair<std::vector<Box>, std::vector<Box>> staircase_cut(const Box& box, long cells,
                                                             const std::vector<int>& axes,
                                                             const SplitRules& rules) {
@@ -574,7 +587,7 @@ Plan spatial_pack(const std::vector<PatchMeta>& patches, const RankInfo& ranks,
     bisection.pieces.push_back({p.box, i, p.level, std::max(p.refinement, 1),
                                 cells > 0 ? p.cost / double(cells) : 0.0});
   }
-  bisection.adj = touching(patches);
+  bisection.adj = touching_faces(patches);
   bisection.node.assign(patches.size(), 0);
   for (auto& at : bisection.pos)
     at.assign(patches.size(), 0);

@@ -36,6 +36,12 @@ std::pair<std::vector<Box>, std::vector<Box>> staircase_cut(const Box& box, long
                                                             const std::vector<int>& axes,
                                                             const SplitRules& rules);
 
+/// Per patch, the patches of its level it shares cell faces with (touching across an
+/// axis, with sections that overlap), and how many faces; each pair is listed both ways,
+/// in no particular order. Cost O(n log n) plus the pairs.
+std::vector<std::vector<std::pair<int, long>>> touching_faces(
+    const std::vector<PatchMeta>& patches);
+
 /// The spatial plan: recursive coordinate bisection of the patches as above, each rank
 /// weighted by its speed (a side's share of the weight is its share of the speed). A cut
 /// may miss its share by up to max(tolerance, 0.0025) ideal loads (total cost / total
