@@ -196,27 +196,37 @@ struct Bisection {
     std::vector<long> faces;     // [i]: the faces of the i-th piece, to any other
   };
 
-  void ordered(Ordered& o) {
-    const std::vector<int>& order = *o.order;
-    std::vector<int>& at = pos[std::size_t(o.axis)];
-    const std::size_t n = order.size();
-    o.prefix.assign(n + 1, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-      at[std::size_t(order[i])] = int(i);
-      o.prefix[i + 1] = o.prefix[i] + pieces[std::size_t(order[i])].weight();
-    }
-    o.crossing.assign(n + 1, 0);
-    o.faces.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (const auto& [j0, f] : adj[std::size_t(order[i])]) {
-        o.faces[i] += f;
-        if (const std::size_t j = std::size_t(at[std::size_t(j0)]); i < j) {
-          o.crossing[i + 1] += f;
-          o.crossing[j + 1] -= f;
-        }
+  /// Fills the orders of a node's pieces (`count` axes), one pass over the adjacency for
+  /// all.
+  void ordered(std::array<Ordered, 3>& ord, int count) {
+    const std::size_t n = ord[0].order->size();
+    for (int e = 0; e < count; ++e) {
+      Ordered& o = ord[std::size_t(e)];
+      const std::vector<int>& order = *o.order;
+      std::vector<int>& at = pos[std::size_t(o.axis)];
+      o.prefix.assign(n + 1, 0.0);
+      for (std::size_t i = 0; i < n; ++i) {
+        at[std::size_t(order[i])] = int(i);
+        o.prefix[i + 1] = o.prefix[i] + pieces[std::size_t(order[i])].weight();
       }
-    for (std::size_t t = 1; t <= n; ++t)
-      o.crossing[t] += o.crossing[t - 1];
+      o.crossing.assign(n + 1, 0);
+      o.faces.assign(n, 0);
+    }
+    for (const int id : *ord[0].order)
+      for (const auto& [j0, f] : adj[std::size_t(id)])
+        for (int e = 0; e < count; ++e) {
+          Ordered& o = ord[std::size_t(e)];
+          const std::vector<int>& at = pos[std::size_t(o.axis)];
+          const std::size_t i = std::size_t(at[std::size_t(id)]);
+          o.faces[i] += f;
+          if (const std::size_t j = std::size_t(at[std::size_t(j0)]); i < j) {
+            o.crossing[i + 1] += f;
+            o.crossing[j + 1] -= f;
+          }
+        }
+    for (int e = 0; e < count; ++e)
+      for (std::size_t t = 1; t <= n; ++t)
+        ord[std::size_t(e)].crossing[t] += ord[std::size_t(e)].crossing[t - 1];
   }
 
   /// How a cut divides ordered pieces: those before `upto` but `cut` go lo, the rest hi,
@@ -455,8 +465,8 @@ struct Bisection {
       const int axis = (longest + e) % dims();
       ord[std::size_t(e)].axis = axis;
       ord[std::size_t(e)].order = &orders[std::size_t(axis)];
-      ordered(ord[std::size_t(e)]);
     }
+    ordered(ord, dims());
     int p_lo[4] = {p / 2};
     int nq = 1;
     if (p % 2) p_lo[nq++] = p / 2 + 1;

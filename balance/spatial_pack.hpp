@@ -48,7 +48,9 @@ std::vector<std::vector<std::pair<int, long>>> touching_faces(
 /// speed) when that cuts fewer faces, e.g. by leaving the straddling box whole.
 /// Deterministic: ties in the centroid order break by the other axes, level, patch
 /// index and corner. Post: the Balancer post-conditions; pieces obey `rules`; output
-/// ordered by source. Cost O(n log n log p) plus the faces of the boxes near each cut.
+/// ordered by source. Cost O(n log n) to sort once along each axis, then O(n + e) per
+/// level of the bisection (e: pairs of boxes that share faces; children inherit their
+/// orders), plus the faces of the boxes near each cut.
 Plan spatial_pack(const std::vector<PatchMeta>& patches, const RankInfo& ranks,
                   const SplitRules& rules, double tolerance);
 
