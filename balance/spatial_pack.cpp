@@ -4,11 +4,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <tuple>
-#include <unordered_map>
 
 namespace pw {
 
