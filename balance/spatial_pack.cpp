@@ -194,6 +194,7 @@ struct Bisection {
     std::vector<long> crossing;  // [t]: faces between the first t pieces and the rest
     std::vector<long> faces;     // [i]: the faces of the i-th piece, to any other
   };
+  std::array<Ordered, 3> scratch;  // the node's orders, reused node after node
 
   /// Fills the orders of a node's pieces (`count` axes), one pass over the adjacency for
   /// all.
@@ -459,7 +460,7 @@ struct Bisection {
     const int p = r1 - r0;
     const double s_all = std::accumulate(&speed[r0], &speed[r1 - 1] + 1, 0.0);
     const int longest = longest_axis(orders[0]);
-    std::array<Ordered, 3> ord;
+    std::array<Ordered, 3>& ord = scratch;  // free again before the children run
     for (int e = 0; e < dims(); ++e) {
       const int axis = (longest + e) % dims();
       ord[std::size_t(e)].axis = axis;
@@ -497,8 +498,8 @@ struct Bisection {
     for (std::size_t i = 0; i < chosen.size(); ++i)
       node[std::size_t(chosen[i])] = child[i < c.upto ? 0 : 1];
     int parts[6], side_of[6], nparts = 0;
-    if (c.cut >= 0) {
-      const int cut = chosen[std::size_t(c.cut)];
+    const int cut = c.cut >= 0 ? chosen[std::size_t(c.cut)] : -1;  // its id
+    if (cut >= 0) {
       node[std::size_t(cut)] = -1;
       const Piece s = pieces[std::size_t(cut)];
       for (int k = 0; k < 2; ++k)
@@ -538,8 +539,7 @@ struct Bisection {
                                   }),
                    list.end());
       }
-    if (c.cut >= 0) {
-      const int cut = chosen[std::size_t(c.cut)];
+    if (cut >= 0) {
       for (int a = 0; a < nparts; ++a) {
         const int ia = parts[a];
         const int own = child[side_of[a]];
