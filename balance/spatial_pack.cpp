@@ -365,9 +365,10 @@ struct Bisection {
     c.faces = 0;
   }
 
-  /// A lower bound on bisect(o, fraction).faces, cheaper than it: for each choice it
-  /// could make, the faces across the plane where it puts it, less all those of the
-  /// pieces it places otherwise (the straddling piece and the one it cuts).
+  /// A lower bound on bisect(o, fraction).faces, cheaper than it, for each choice it
+  /// could make: the faces across the plane where it puts it (exact when nothing is
+  /// cut), less those across it of the piece it cuts (when that is not the straddling
+  /// one, this goes whole to a side and keeps its faces across the plane).
   long faces_at_least(const Ordered& o, double fraction) const {
     const std::vector<int>& order = *o.order;
     const std::vector<int>& at = pos[std::size_t(o.axis)];
@@ -386,8 +387,7 @@ struct Bisection {
         if ((std::size_t(at[std::size_t(y0)]) < t) != (i < t)) f_across += f;
       return f_across;
     };
-    const long k_at[2] = {across(k, k), across(k, k + 1)};
-    long bound = std::min(o.crossing[k] - k_at[0], o.crossing[k + 1] - k_at[1]);
+    long bound = std::min(o.crossing[k], o.crossing[k + 1] - across(k, k + 1));
     const std::size_t lo_j = k > std::size_t(kWindow) ? k - kWindow : 0;
     const std::size_t hi_j = std::min(n - 1, k + kWindow);
     for (std::size_t j = lo_j; j <= hi_j; ++j) {
@@ -396,8 +396,8 @@ struct Bisection {
       const std::size_t upto = j <= k ? k + 1 : k;
       const double need = target - (j <= k ? o.prefix[k + 1] - w : o.prefix[k]);
       if (need < 0 || need > w) continue;
-      if (o.crossing[upto] - k_at[upto - k] - o.faces[j] >= bound) continue;
-      bound = std::min(bound, o.crossing[upto] - k_at[upto - k] - across(j, upto));
+      if (o.crossing[upto] - o.faces[j] >= bound) continue;
+      bound = std::min(bound, o.crossing[upto] - across(j, upto));
     }
     return bound;
   }
