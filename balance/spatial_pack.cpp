@@ -472,21 +472,40 @@ struct Bisection {
     if (p % 2) p_lo[nq++] = p / 2 + 1;
     for (int q : {p / 2 - 1, (p + 1) / 2 + 1})
       if (q >= 1 && q < p) p_lo[nq++] = q;
-    Bisected best;
-    int mid = r0 + p / 2;
+    // The bisections in order of their lower bounds, so that the best is found early
+    // and those that cannot beat it are not made; ties go to the first in the order
+    // above (rank counts, then axes).
+    struct Candidate {
+      long at_least;
+      int index, q;
+      double fraction;
+    };
+    std::array<Candidate, 12> cand;
+    int ncand = 0;
     for (int iq = 0; iq < nq; ++iq) {
-      const int q = p_lo[iq];
-      const double s_lo = std::accumulate(&speed[r0], &speed[r0 + q], 0.0);
-      for (int e = 0; e < dims(); ++e) {
-        // Ties go to the first: a bisection that cannot cut fewer faces is not made.
-        if (best.faces >= 0 &&
-            faces_at_least(ord[std::size_t(e)], s_lo / s_all) >= best.faces)
-          continue;
-        Bisected b = bisect(ord[std::size_t(e)], s_lo / s_all);
-        if (best.faces < 0 || b.faces < best.faces) {
-          best = b;
-          mid = r0 + q;
-        }
+      const double s_lo = std::accumulate(&speed[r0], &speed[r0 + p_lo[iq]], 0.0);
+      for (int e = 0; e < dims(); ++e, ++ncand)
+        cand[std::size_t(ncand)] = {faces_at_least(ord[std::size_t(e)], s_lo / s_all),
+                                    ncand, p_lo[iq], s_lo / s_all};
+    }
+    const auto by_bound = [](const Candidate& x, const Candidate& y) {
+      return std::tie(x.at_least, x.index) < std::tie(y.at_least, y.index);
+    };
+    std::sort(cand.begin(), cand.begin() + ncand, by_bound);
+    Bisected best;
+    int best_index = -1;
+    int mid = r0 + p / 2;
+    for (int i = 0; i < ncand; ++i) {
+      const Candidate& x = cand[std::size_t(i)];
+      if (best_index >= 0 &&
+          std::make_pair(x.at_least, x.index) >= std::make_pair(best.faces, best_index))
+        break;
+      Bisected b = bisect(ord[std::size_t(x.index % dims())], x.fraction);
+      if (best_index < 0 ||
+          std::make_pair(b.faces, x.index) < std::make_pair(best.faces, best_index)) {
+        best = b;
+        best_index = x.index;
+        mid = r0 + x.q;
       }
     }
     // The two sides: the pieces kept whole by their place in the chosen order, then the
