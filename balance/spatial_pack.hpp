@@ -36,13 +36,21 @@ std::pair<std::vector<Box>, std::vector<Box>> staircase_cut(const Box& box, long
                                                             const std::vector<int>& axes,
                                                             const SplitRules& rules);
 
+/// Per patch, the patches of its level it shares cell faces with (touching across an
+/// axis, with sections that overlap), and how many faces; each pair is listed both ways,
+/// in no particular order. Cost O(n log n) plus the pairs.
+std::vector<std::vector<std::pair<int, long>>> touching_faces(
+    const std::vector<PatchMeta>& patches);
+
 /// The spatial plan: recursive coordinate bisection of the patches as above, each rank
 /// weighted by its speed (a side's share of the weight is its share of the speed). A cut
 /// may miss its share by up to max(tolerance, 0.0025) ideal loads (total cost / total
 /// speed) when that cuts fewer faces, e.g. by leaving the straddling box whole.
 /// Deterministic: ties in the centroid order break by the other axes, level, patch
 /// index and corner. Post: the Balancer post-conditions; pieces obey `rules`; output
-/// ordered by source. Cost O(n log n log p) plus the faces of the boxes near each cut.
+/// ordered by source. Cost O(n log n) to sort once along each axis, then O(n + e) per
+/// level of the bisection (e: pairs of boxes that share faces; children inherit their
+/// orders), plus the faces of the boxes near each cut.
 Plan spatial_pack(const std::vector<PatchMeta>& patches, const RankInfo& ranks,
                   const SplitRules& rules, double tolerance);
 

@@ -137,6 +137,40 @@ TEST(SpatialPack, StaircaseCutTakesTheCellsToWithinHalfABlock) {
   }
 }
 
+TEST(SpatialPack, TouchingFacesFindsEveryPairOfTheLevelThatSharesFaces) {
+  // Against every pair: disjoint boxes whose one-cell layer across an axis meets the
+  // other share that layer's cells. Random lists have touching, overlapping and
+  // corner-only pairs; the 2D ones lie in one z layer.
+  for (unsigned seed : {1u, 2u, 3u})
+    for (const bool flat : {false, true}) {
+      auto patches = random_patches(400, seed);
+      if (flat)
+        for (PatchMeta& p : patches)
+          p.box.lo[2] = p.box.hi[2] = 0;
+      std::vector<std::vector<std::pair<int, long>>> want(patches.size());
+      for (size_t i = 0; i < patches.size(); ++i)
+        for (size_t j = 0; j < patches.size(); ++j) {
+          const Box &a = patches[i].box, &b = patches[j].box;
+          if (i == j || patches[i].level != patches[j].level || intersects(a, b))
+            continue;
+          long faces = 0;
+          for (int d = 0; d < 3; ++d)
+            if (const Box layer = grow(a, d, 1) & b; !layer.empty())
+              faces += layer.num_cells();
+          if (faces > 0) want[i].emplace_back(int(j), faces);
+        }
+      auto got = touching_faces(patches);
+      ASSERT_EQ(got.size(), patches.size());
+      long pairs = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        std::sort(got[i].begin(), got[i].end());
+        EXPECT_EQ(got[i], want[i]) << "patch " << i << (flat ? " (2D)" : "");
+        pairs += long(want[i].size());
+      }
+      EXPECT_GT(pairs, 100);  // the lists do touch
+    }
+}
+
 TEST(SpatialPack, PlanTilesEachPatchWithLegalPiecesOnEveryLevel) {
   const auto patches = random_patches(300, 11);
   for (const SplitRules rules : {SplitRules{3, 8, 8}, SplitRules{3, 8, 16}})
