@@ -3,6 +3,8 @@
 // loaded rank, which balances what whole patches cannot.
 #include <gtest/gtest.h>
 
+#include "tests/balance/balance_testing.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -14,6 +16,8 @@
 using namespace pw;
 
 namespace {
+
+using pw::testing::tiles;
 
 Box box2(int x0, int y0, int x1, int y1) {
   return Box{{x0, y0, 0}, {x1, y1, 0}};
@@ -38,18 +42,6 @@ std::vector<PatchMeta> random_patches(int n, unsigned seed) {
     boxes.push_back({lo, lo + size - IntVect::uniform(1)});
   }
   return by_cells(boxes);
-}
-
-/// True when `pieces` are disjoint, inside `whole`, and hold all its cells.
-bool tiles(const std::vector<Box>& pieces, const Box& whole) {
-  long cells = 0;
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    if (!whole.contains(pieces[i]) || pieces[i].empty()) return false;
-    for (size_t j = 0; j < i; ++j)
-      if (intersects(pieces[i], pieces[j])) return false;
-    cells += pieces[i].num_cells();
-  }
-  return cells == whole.num_cells();
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // greedy packing where splitting allows it, while cutting fewer faces between ranks.
 #include <gtest/gtest.h>
 
+#include "tests/balance/balance_testing.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -16,17 +18,7 @@ using namespace pw;
 
 namespace {
 
-/// True when `pieces` are disjoint, inside `whole`, and hold all its cells.
-bool tiles(const std::vector<Box>& pieces, const Box& whole) {
-  long cells = 0;
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    if (!whole.contains(pieces[i]) || pieces[i].empty()) return false;
-    for (size_t j = 0; j < i; ++j)
-      if (intersects(pieces[i], pieces[j])) return false;
-    cells += pieces[i].num_cells();
-  }
-  return cells == whole.num_cells();
-}
+using pw::testing::tiles;
 
 /// The SplitRules a piece of `whole` must obey: in each direction it was cut, aligned to
 /// and a multiple of the blocking factor, and no shorter than min_size.
