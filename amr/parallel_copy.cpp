@@ -124,7 +124,8 @@ void CopyPlan::copy(const std::vector<Fab>& src, std::vector<Fab>& dst,
   else if (!recvs_.empty())
     nc = dst[recvs_[0].tags[0].dst].ncomp();
 
-  const double start = MPI_Wtime();
+  const Emulation* emulation = comm.emulation();
+  const double start = emulation ? MPI_Wtime() : 0.0;
   // 1. Post receives.
   std::vector<Buffer> rbuf(recvs_.size());
   std::vector<Buffer::HostMirror> rhost(recvs_.size());
@@ -159,14 +160,14 @@ void CopyPlan::copy(const std::vector<Fab>& src, std::vector<Fab>& dst,
     copy_local(src[t.src], t, dst[t.dst]);
   // 4. Finish and unpack, in the plan's order.
   MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  if (const Emulation* e = comm.emulation(); e && e->latency > 0) {
+  if (emulation && emulation->latency > 0) {
     // A message between groups arrives `latency` after the exchange began.
     bool remote = false;
     for (const Peer& p : sends_)
-      remote = remote || e->crosses(comm.rank(), p.rank);
+      remote = remote || emulation->crosses(comm.rank(), p.rank);
     for (const Peer& p : recvs_)
-      remote = remote || e->crosses(comm.rank(), p.rank);
-    if (remote) spin_until(start + e->latency);
+      remote = remote || emulation->crosses(comm.rank(), p.rank);
+    if (remote) spin_until(start + emulation->latency);
   }
   for (size_t p = 0; p < recvs_.size(); ++p) {
     Kokkos::deep_copy(rbuf[p], rhost[p]);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -283,18 +284,28 @@ LanDistributed::Traced LanDistributed::trace(const std::vector<PatchMeta>& patch
     }
     for (int i = 0; i < n; ++i)
       d.bytes += double(moved_cells[size_t(i)]) * m.bytes_per_cell;
-    d.cost = m.alpha + m.beta * d.bytes + m.overhead_seconds;  // eq. 1
+    // Eq. 1. The network is timed only when the decision hangs on it: there is work to
+    // move and the gain beats the overhead delta alone.
+    double alpha = m.alpha, beta = m.beta;
+    if (m.probe_network && !d.initial && d.bytes > 0 &&
+        d.gain > gamma_ * m.overhead_seconds) {
+      std::tie(alpha, beta) = m.probe_network();
+      d.probed = true;
+    }
+    d.cost = alpha + beta * d.bytes + m.overhead_seconds;
     d.redistributed = d.initial || (d.bytes > 0 && d.gain > gamma_ * d.cost);
     if (d.redistributed) {
       group = proposal.group;
       pieces = proposal.pieces;
     }
-    t.plan.note =
-        fmt::format("global: gain {:.3e} s, cost {:.3e} s ({:.3f} MB), gamma {:.2f}: {}",
-                    d.gain, d.cost, d.bytes / 1e6, gamma_,
-                    d.initial         ? "initial split"
-                    : d.redistributed ? "redistributed"
-                                      : "kept");
+    t.plan.note = fmt::format(
+        "global: gain {:.3e} s, cost {:.3e} s ({:.3f} MB{}), gamma {:.2f}: {}", d.gain,
+        d.cost, d.bytes / 1e6,
+        d.probed ? fmt::format(", alpha {:.2e} s, beta {:.2e} s/B", alpha, beta) : "",
+        gamma_,
+        d.initial         ? "initial split"
+        : d.redistributed ? "redistributed"
+                          : "kept");
   } else {
     // Local phase only: a family with no group goes, largest first, to the group with
     // the least load per speed.
@@ -349,7 +360,6 @@ LanDistributed::Traced LanDistributed::trace(const std::vector<PatchMeta>& patch
   for (const auto& [key, ids] : parts)
     balance_in_group(work, origin, ids, groups.members[size_t(key.first)], ranks, lan,
                      t.plan);
-  t.group = std::move(group);
   return t;
 }
 

@@ -21,9 +21,10 @@ struct GroupDecision {
   bool global_phase = false;  // the list held level 0, with two groups or more
   bool initial = false;       // no step measured yet: split without weighing
   bool redistributed = false;
-  double gain = 0;   // eq. 4, seconds
-  double cost = 0;   // eq. 1, seconds
-  double bytes = 0;  // W of eq. 1: field data the proposal moves between groups
+  double gain = 0;      // eq. 4, seconds
+  double cost = 0;      // eq. 1, seconds
+  double bytes = 0;     // W of eq. 1: field data the proposal moves between groups
+  bool probed = false;  // alpha and beta were measured for this decision
   std::vector<double> group_load;  // W_group / (sum of its speeds), before
 };
 
@@ -48,7 +49,6 @@ class LanDistributed : public Balancer {
   struct Traced {
     Plan plan;
     GroupDecision decision;
-    std::vector<int> group;  // per input patch, the group it was balanced in
   };
   /// Groups are the distinct values of ranks.group, in ascending order. A patch's group
   /// is its owner's; a new patch's is its parent owner's, else its family root's; a
@@ -57,7 +57,9 @@ class LanDistributed : public Balancer {
   /// (ranks.measured.step_seconds = 0) the global phase takes its proposal unweighed. The
   /// global phase orders the family roots along a Hilbert curve and cuts it into one
   /// contiguous piece per group (the "boundaries" of Fig. 6), weighted by whole families.
-  /// Cost = alpha + beta * bytes moved + delta (ranks.measured). Deterministic.
+  /// Cost = alpha + beta * bytes moved + delta (ranks.measured; alpha and beta from its
+  /// probe_network when set, called only when the decision depends on them).
+  /// Deterministic.
   Traced trace(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const;
   Plan plan(const std::vector<PatchMeta>& patches, const RankInfo& ranks) const override {
     return trace(patches, ranks).plan;

@@ -133,6 +133,31 @@ TEST(LanDistributed, RedistributesOnlyWhenGainExceedsGammaTimesCost) {
   }
 }
 
+TEST(LanDistributed, TimesTheNetworkOnlyWhenTheDecisionHangsOnIt) {
+  // The same decision as above with alpha and beta from the probe instead of the fields.
+  ThreeToOne s;
+  int calls = 0;
+  s.ranks.measured.alpha = s.ranks.measured.beta = 0;
+  s.ranks.measured.probe_network = [&] {
+    ++calls;
+    return std::make_pair(0.1, 1e-3);
+  };
+  const LanDistributed ld(SplitRules{2, 8, 8}, 2.0);
+  s.ranks.measured.step_seconds = 4.05;
+  auto t = ld.trace(s.ps, s.ranks);
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(t.decision.probed);
+  EXPECT_DOUBLE_EQ(t.decision.cost, 0.1 + 1e-3 * 512 + 0.05);
+  EXPECT_TRUE(t.decision.redistributed);
+  // Gain 1.0 <= gamma * delta (2 * 0.5): no cost can make it worth it, no probe.
+  s.ranks.measured.step_seconds = 3.0;
+  s.ranks.measured.overhead_seconds = 0.5;
+  t = ld.trace(s.ps, s.ranks);
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(t.decision.probed);
+  EXPECT_FALSE(t.decision.redistributed);
+}
+
 TEST(LanDistributed, GammaScalesTheBar) {
   ThreeToOne s;
   s.ranks.measured.step_seconds = 3.0;  // gain 1.0 against cost 0.662

@@ -428,19 +428,27 @@ TEST(Sfc, SameInputGivesTheSamePlan) {
   }
 }
 
+namespace {
+
+/// The level-1 patch (ratio 2) covering the same region as 2D level-0 patch m.
+PatchMeta level1_twin(const PatchMeta& m) {
+  PatchMeta fine = m;
+  fine.box = refine(m.box, IntVect::uniform(2));
+  fine.box.hi[2] = 0;
+  fine.level = 1;
+  fine.refinement = 2;
+  return fine;
+}
+
+}  // namespace
+
 TEST(Sfc, PatchesOfAllLevelsAreOrderedInOneFrame) {
   // Each level-0 patch has a level-1 twin covering the same region (refinement 2): the
   // twins share a centroid, so each follows its level-0 patch directly on the curve.
   auto patches = grid_patches(4, {1.0});
   const int coarse = int(patches.size());
-  for (int i = 0; i < coarse; ++i) {
-    PatchMeta fine = patches[i];
-    fine.box = refine(patches[i].box, IntVect::uniform(2));
-    fine.box.hi[2] = 0;
-    fine.level = 1;
-    fine.refinement = 2;
-    patches.push_back(fine);
-  }
+  for (int i = 0; i < coarse; ++i)
+    patches.push_back(level1_twin(patches[i]));
   const auto order = sfc_order(patches, SfcCurve::hilbert);
   ASSERT_EQ(int(order.size()), 2 * coarse);
   for (int pos = 0; pos < 2 * coarse; pos += 2) {
@@ -460,14 +468,8 @@ TEST(Sfc, EqualKeysBreakByLevelWhateverTheInputOrder) {
   // patch.
   const auto coarse = grid_patches(4, {1.0});
   std::vector<PatchMeta> patches;
-  for (const PatchMeta& m : coarse) {
-    PatchMeta fine = m;
-    fine.box = refine(m.box, IntVect::uniform(2));
-    fine.box.hi[2] = 0;
-    fine.level = 1;
-    fine.refinement = 2;
-    patches.push_back(fine);
-  }
+  for (const PatchMeta& m : coarse)
+    patches.push_back(level1_twin(m));
   const int n = int(coarse.size());
   patches.insert(patches.end(), coarse.begin(), coarse.end());
   const auto order = sfc_order(patches, SfcCurve::hilbert);
@@ -493,14 +495,8 @@ TEST(Sfc, DeckChoosesTheCurveAndRejectsUnknownOnes) {
 TEST(Sfc, PerLevelGivesEveryLevelToAllRanks) {
   auto patches = grid_patches(8, {1.0});
   const int coarse = int(patches.size());
-  for (int i = 0; i < coarse; ++i) {
-    PatchMeta fine = patches[i];
-    fine.box = refine(patches[i].box, IntVect::uniform(2));
-    fine.box.hi[2] = 0;
-    fine.level = 1;
-    fine.refinement = 2;
-    patches.push_back(fine);
-  }
+  for (int i = 0; i < coarse; ++i)
+    patches.push_back(level1_twin(patches[i]));
   const Plan plan = Sfc(SfcCurve::hilbert, true).plan(patches, RankInfo::uniform(4));
   for (int level = 0; level < 2; ++level)
     for (int r = 0; r < 4; ++r)
