@@ -2,29 +2,94 @@
 
 namespace pw {
 
-void fill_outflow(const LevelGeom& geom, Fab& fab) {
-  Box inside = fab.box;
-  bool any = false;
+namespace {
+
+/// Fill slab `ghosts` (beyond the `side` face of direction d, which lies between cells
+/// `inner` and the first ghost) for components [c0, c1) by rule f.
+void fill_slab(Fab& fab, const Box& ghosts, int d, int side, int inner, int c0, int c1,
+               const FaceBc& f, double dx) {
+  const Array4 a = fab.array();
+  const BcKind kind = f.kind;
+  const double value = f.value;
+  const int s = side == 0 ? -1 : 1;  // outward
+  for_each_cell(
+      "amr::physical_boundary", ghosts, KOKKOS_LAMBDA(int i, int j, int k) {
+        IntVect g{i, j, k};
+        const int m = (g[d] - inner) * s;  // 1 for the nearest ghost
+        IntVect in = g, mirror = g;
+        in[d] = inner;
+        mirror[d] = inner - s * (m - 1);
+        for (int c = c0; c < c1; ++c) {
+          const double u = a(mirror[0], mirror[1], mirror[2], c);
+          double v = u;
+          switch (kind) {
+            case BcKind::outflow:
+              v = a(in[0], in[1], in[2], c);
+              break;
+            case BcKind::reflect_even:
+              v = u;
+              break;
+            case BcKind::reflect_odd:
+              v = -u;
+              break;
+            case BcKind::dirichlet:
+              v = 2.0 * value - u;
+              break;
+            case BcKind::neumann:
+              v = u + value * dx * (2 * m - 1);
+              break;
+          }
+          a(i, j, k, c) = v;
+        }
+      });
+}
+
+}  // namespace
+
+bool parse_bc_kind(const std::string& name, BcKind& kind) {
+  const std::pair<const char*, BcKind> names[] = {{"outflow", BcKind::outflow},
+                                                  {"reflect_even", BcKind::reflect_even},
+                                                  {"reflect_odd", BcKind::reflect_odd},
+                                                  {"dirichlet", BcKind::dirichlet},
+                                                  {"neumann", BcKind::neumann}};
+  for (const auto& [n, k] : names)
+    if (name == n) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs) {
+  const int nc = fab.ncomp();
   for (int d = 0; d < geom.dim; ++d) {
     if (geom.periodic[d]) continue;
-    inside.lo[d] = geom.domain.lo[d];
-    inside.hi[d] = geom.domain.hi[d];
-    if (fab.box.lo[d] < inside.lo[d] || fab.box.hi[d] > inside.hi[d]) any = true;
+    for (int side = 0; side < 2; ++side) {
+      Box ghosts = fab.box;
+      int inner;
+      if (side == 0) {
+        inner = geom.domain.lo[d];
+        ghosts.hi[d] = inner - 1;
+      } else {
+        inner = geom.domain.hi[d];
+        ghosts.lo[d] = inner + 1;
+      }
+      if (ghosts.empty()) continue;
+      // One launch per run of components with the same condition on this face.
+      for (int c0 = 0; c0 < nc;) {
+        const FaceBc& f = bcs[size_t(c0)].face(d, side);
+        int c1 = c0 + 1;
+        while (c1 < nc && bcs[size_t(c1)].face(d, side) == f)
+          ++c1;
+        fill_slab(fab, ghosts, d, side, inner, c0, c1, f, geom.dx[d]);
+        c0 = c1;
+      }
+    }
   }
-  if (!any) return;
-  const Array4 a = fab.array();
-  const Box in = inside & fab.box;
-  const Box whole = fab.box;
-  const int nc = fab.ncomp();
-  for_each_cell(
-      "amr::fill_outflow", whole, KOKKOS_LAMBDA(int i, int j, int k) {
-        const int ii = i < in.lo[0] ? in.lo[0] : (i > in.hi[0] ? in.hi[0] : i);
-        const int jj = j < in.lo[1] ? in.lo[1] : (j > in.hi[1] ? in.hi[1] : j);
-        const int kk = k < in.lo[2] ? in.lo[2] : (k > in.hi[2] ? in.hi[2] : k);
-        if (ii == i && jj == j && kk == k) return;
-        for (int n = 0; n < nc; ++n)
-          a(i, j, k, n) = a(ii, jj, kk, n);
-      });
+}
+
+void fill_outflow(const LevelGeom& geom, Fab& fab) {
+  fill_physical_boundary(geom, fab, BcSet(size_t(fab.ncomp()), ComponentBc()));
 }
 
 }  // namespace pw

@@ -1,14 +1,60 @@
-// Physical boundaries: outflow (zero-gradient) in every non-periodic direction. Periodic
-// directions are handled by the same-level copy through periodic images.
+// Physical boundary conditions: what fills the ghost cells beyond a non-periodic face of
+// the domain, chosen per component and per face. Periodic directions are filled by the
+// same-level exchange through periodic images instead.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "amr/fab.hpp"
 #include "amr/level_geom.hpp"
 
 namespace pw {
 
-/// Fill the cells of fab.box outside geom.domain in non-periodic directions from the
-/// nearest cell inside. Pre: the cells inside the domain are filled.
+enum class BcKind {
+  outflow,       // zero gradient: the nearest interior cell
+  reflect_even,  // the mirror image (a tangential velocity, a density)
+  reflect_odd,   // minus the mirror image (the normal velocity at a wall)
+  dirichlet,     // the value at the face: ghost = 2 value - mirror
+  neumann,       // the outward normal derivative at the face
+};
+
+/// One face's condition; `value` is used by dirichlet and neumann only.
+struct FaceBc {
+  BcKind kind = BcKind::outflow;
+  double value = 0.0;
+  bool operator==(const FaceBc& o) const { return kind == o.kind && value == o.value; }
+};
+
+/// One component's conditions on the lo and hi face of each direction.
+struct ComponentBc {
+  FaceBc lo[3], hi[3];
+  /// The same condition on every face.
+  static ComponentBc all(FaceBc f) {
+    ComponentBc c;
+    for (int d = 0; d < 3; ++d)
+      c.lo[d] = c.hi[d] = f;
+    return c;
+  }
+  const FaceBc& face(int d, int side) const { return side == 0 ? lo[d] : hi[d]; }
+};
+
+/// The conditions of every component of a field (one entry per component).
+using BcSet = std::vector<ComponentBc>;
+
+/// Parse a kind's deck spelling ("outflow", "reflect_even", "reflect_odd", "dirichlet",
+/// "neumann"); false when unknown.
+bool parse_bc_kind(const std::string& name, BcKind& kind);
+
+/// Fill the cells of fab.box beyond the domain's non-periodic faces from the cells
+/// inside, direction by direction (x, then y, then z, each over the whole extent of the
+/// fab in the other directions, so that edges and corners take the later direction's
+/// rule), component c by bcs[c]. The m-th ghost cell outside a face (m = 1 nearest) reads
+/// the mirror cell m - 1 inside. Pre: the cells of fab.box inside the domain that these
+/// read are filled; bcs.size() == fab.ncomp().
+void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs);
+
+/// Outflow in every non-periodic direction for every component (the default walls).
 void fill_outflow(const LevelGeom& geom, Fab& fab);
 
 }  // namespace pw

@@ -44,7 +44,9 @@ Hierarchy::Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner
       planner_(planner),
       comm_(comm),
       ncomp_(physics.ncomp()),
-      nghost_(physics.nghost()) {}
+      nghost_(physics.nghost()),
+      bcs_(physics.boundary_conditions()),
+      interp_(physics.interpolation()) {}
 
 Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
   Level L;
@@ -54,21 +56,15 @@ Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
 }
 
 void Hierarchy::allocate(Level& L) {
-  const size_t n = L.layout.size();
-  L.u_new.assign(n, Fab());
-  L.u_old.assign(n, Fab());
-  L.seconds.assign(n, 0.0);
+  const int me = comm_.rank();
+  L.u_new = LevelData("u_new", L.layout, L.geom, ncomp_, ghosts(), me);
+  L.u_old = L.u_new.like("u_old");
+  L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
   for (int d = 0; d < 3; ++d)
-    L.flux[d].assign(n, Fab());
-  for (size_t p = 0; p < n; ++p) {
-    if (!L.owns(int(p), comm_.rank())) continue;
-    const Box& b = L.layout.boxes[p];
-    L.u_new[p] = Fab("u_new", grow(b, ghosts()), ncomp_);
-    L.u_old[p] = Fab("u_old", grow(b, ghosts()), ncomp_);
-    for (int d = 0; d < cfg_.geom0.dim; ++d)
-      L.flux[d][p] = Fab("flux", faces(b, d), ncomp_);
-  }
+    L.flux[d] = d < cfg_.geom0.dim
+                    ? LevelData("flux", L.layout, L.geom, ncomp_, IntVect{}, me, d)
+                    : LevelData();
 }
 
 void Hierarchy::initialize() {
@@ -118,7 +114,7 @@ void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
     L.steps = c.steps;
     L.last_regrid_step = c.last_regrid_step;
     allocate(L);
-    read(int(l), L.layout, L.u_new);
+    read(int(l), L.layout, L.u_new.fabs());
     // u_old is rewritten by the next step before it is read (see write_chombo); a copy
     // keeps it finite meanwhile.
     for (size_t p = 0; p < L.layout.size(); ++p)
@@ -138,78 +134,30 @@ double Hierarchy::stable_dt() const {
     const Level& L = levels_[l];
     for (size_t p = 0; p < L.layout.size(); ++p)
       if (L.owns(int(p), comm_.rank()))
-        dt = std::min(dt, sub * physics_.stable_dt(L.geom, L.layout.boxes[p],
-                                                   L.u_new[p].array(), L.t_new));
+        dt = std::min(
+            dt, sub * physics_.stable_dt(L.geom, L.layout.boxes[p], L.u_new[p].array(),
+                                         L.t_new, scratch(L.layout.boxes[p])));
     if (l < cfg_.max_level) sub *= cfg_.ref_ratio[l];
   }
   return cfg_.cfl * comm_.min(dt);
 }
 
 void Hierarchy::build_plans(int l) {
-  Level& L = levels_[l];
-  const int me = comm_.rank();
-  const size_t n = L.layout.size();
-  const std::vector<IntVect> shifts = periodic_shifts(L.geom.domain, L.geom.periodic);
-  const BoxIndex index(L.layout.boxes);
-
-  // Ghost regions, and the part of them no patch of this level covers (through periodic
-  // images too): those come from the coarse level. Cells outside a non-periodic boundary
-  // are left to the outflow fill.
-  Box reach = L.geom.domain;  // where ghost data can come from
-  for (int d = 0; d < L.geom.dim; ++d)
-    if (L.geom.periodic[d]) reach = grow(reach, d, nghost_);
-  std::vector<BoxList> ghost(n);
-  L.cf_regions.assign(n, BoxList());
-  for (size_t p = 0; p < n; ++p) {
-    const Box& b = L.layout.boxes[p];
-    ghost[p] = difference(grow(b, ghosts()) & reach, b);
-    if (l == 0) continue;
-    BoxList covered;
-    for (const IntVect& s : shifts)
-      for (int q : index.query(shift(grow(b, ghosts()), IntVect{} - s)))
-        covered.push_back(shift(L.layout.boxes[q], s));
-    for (int q : index.query(grow(b, ghosts())))
-      covered.push_back(L.layout.boxes[q]);
-    L.cf_regions[p] = difference(ghost[p], covered);
-  }
-  L.ghost_plan = CopyPlan::intersecting(L.layout, ghost, L.layout.owner, shifts, me);
-
-  L.crse_old.assign(n, Fab());
-  L.crse_new.assign(n, Fab());
-  L.avg.assign(n, Fab());
   if (l == 0) return;
+  Level& L = levels_[l];
   const Level& C = levels_[l - 1];
-  const IntVect r = cfg_.ratio(l - 1);
-  const IntVect one = IntVect::in_dims(L.geom.dim, 1, 0);
-  std::vector<BoxList> crse_regions(n);
-  LevelLayout avg_layout{BoxList(n), L.layout.owner};
-  for (size_t p = 0; p < n; ++p) {
-    avg_layout.boxes[p] = coarsen(L.layout.boxes[p], r);
-    if (!L.cf_regions[p].empty()) {
-      // Only the coarse cells under the ghosts (plus one for slopes) are copied, as
-      // disjoint boxes; the scratch fab spans them all.
-      for (const Box& b : L.cf_regions[p]) {
-        const BoxList fresh =
-            difference(BoxList{grow(coarsen(b, r), one)}, crse_regions[p]);
-        crse_regions[p].insert(crse_regions[p].end(), fresh.begin(), fresh.end());
-      }
-      const Box cb = bounding_box(crse_regions[p]);
-      if (L.owns(int(p), me)) {
-        L.crse_old[p] = Fab("crse_old", cb, ncomp_);
-        L.crse_new[p] = Fab("crse_new", cb, ncomp_);
-      }
-    }
-    if (L.owns(int(p), me)) L.avg[p] = Fab("avg", avg_layout.boxes[p], ncomp_);
+  L.reg =
+      FluxRegister(L.layout, C.layout, C.geom, cfg_.ratio(l - 1), ncomp_, comm_.rank());
+}
+
+Scratch Hierarchy::scratch(const Box& box) const {
+  const long n = physics_.scratch_size(box);
+  if (long(scratch_.extent(0)) < n) {
+    scratch_ = Scratch();  // free before allocating the larger one
+    scratch_ = Scratch(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "physics::scratch"), size_t(n));
   }
-  const std::vector<IntVect> cshifts = periodic_shifts(C.geom.domain, C.geom.periodic);
-  L.crse_plan =
-      CopyPlan::intersecting(C.layout, crse_regions, L.layout.owner, cshifts, me);
-  L.crse_regions = std::move(crse_regions);
-  std::vector<BoxList> crse_boxes(C.layout.size());
-  for (size_t q = 0; q < C.layout.size(); ++q)
-    crse_boxes[q] = {C.layout.boxes[q]};
-  L.avg_plan = CopyPlan::intersecting(avg_layout, crse_boxes, C.layout.owner, {}, me);
-  L.reg = FluxRegister(L.layout, C.layout, C.geom, r, ncomp_, me);
+  return scratch_;
 }
 
 long Hierarchy::remap(int l, const LevelLayout& next) {
@@ -243,19 +191,19 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     }
     const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
     CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
-        .copy(C.u_new, crse, comm_);
+        .copy(C.u_new.fabs(), crse, comm_);
     for (size_t p = 0; p < n; ++p) {
       if (!N.owns(int(p), me) || uncovered[p].empty()) continue;
-      fill_outflow(C.geom, crse[p]);
+      fill_physical_boundary(C.geom, crse[p], bcs_);
       for (const Box& b : uncovered[p])
-        interpolate_to_fine(crse[p], N.u_new[p], b, r, N.geom.dim);
+        interpolate_to_fine(crse[p], N.u_new[p], b, r, N.geom.dim, interp_);
     }
   }
   std::vector<BoxList> interiors(n);
   for (size_t p = 0; p < n; ++p)
     interiors[p] = {next.boxes[p]};
-  const CopyPlan move = CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me);
-  move.copy(L.u_new, N.u_new, comm_);
+  CopyPlan move = CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me);
+  move.copy(L.u_new.fabs(), N.u_new.fabs(), comm_);
   L = std::move(N);
   build_plans(l);
   if (l < finest_level()) build_plans(l + 1);
@@ -279,8 +227,8 @@ void Hierarchy::balance(int first_free) {
     if (planned[l] != levels_[l].layout) bytes += remap(l, planned[l]);
   // The communication cut: ghost cells whose source patch lives on another rank.
   long cut = 0;
-  for (const Level& L : levels_)
-    cut += L.ghost_plan.cells_received();
+  for (Level& L : levels_)
+    cut += L.u_new.cells_received();
   events_.push_back(
       {levels_[0].steps, levels_[0].t_new, comm_.sum(bytes), comm_.sum(cut)});
 }
@@ -312,12 +260,7 @@ void Hierarchy::average_down_all() {
 
 void Hierarchy::average_down(int fine) {
   Level& F = levels_[fine];
-  Level& C = levels_[fine - 1];
-  const IntVect r = cfg_.ratio(fine - 1);
-  for (size_t p = 0; p < F.layout.size(); ++p)
-    if (F.owns(int(p), comm_.rank()))
-      average_to_coarse(F.u_new[p], F.avg[p], F.avg[p].box, r);
-  F.avg_plan.copy(F.avg, C.u_new, comm_);
+  F.u_new.average_down_to(levels_[fine - 1].u_new, cfg_.ratio(fine - 1), comm_);
 }
 
 }  // namespace pw

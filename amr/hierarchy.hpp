@@ -106,7 +106,11 @@ class Hierarchy {
   /// Ask the planner for the owners of levels >= first_free and move their data. Coarser
   /// levels are in the middle of a step (their fluxes and registers are still needed).
   void balance(int first_free);
+  /// Rebuild level l's flux register (after level l or l - 1 changed layout); the
+  /// fields' copy plans follow their layouts by themselves.
   void build_plans(int l);
+  /// Physics scratch for a patch over `box` (one buffer, grown when needed).
+  Scratch scratch(const Box& box) const;
   void allocate(Level& L);
   Level make_level(int l, const LevelLayout& layout) const;
   IntVect ghosts() const { return IntVect::in_dims(cfg_.geom0.dim, nghost_, 0); }
@@ -118,6 +122,9 @@ class Hierarchy {
   int ncomp_;
   int nghost_;
   int n_proper_;
+  BcSet bcs_;                   // the state's walls, per component
+  std::vector<Interp> interp_;  // the state's coarse-fine interpolation, per component
+  mutable Scratch scratch_;
   std::vector<Level> levels_;
   PhaseTimers timers_;
   long cell_updates_ = 0;

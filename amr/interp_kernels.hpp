@@ -17,20 +17,22 @@ KOKKOS_INLINE_FUNCTION double mc_slope(double um, double u0, double up) {
 }
 
 /// Fill the fine cells of coarse cell (ic, jc, kc) that lie in `box` with the coarse
-/// value plus limited slopes times each fine centre's offset: the r^dim fine values
-/// average exactly to the coarse one, and linear data is reproduced. Reads the coarse
-/// neighbours in the first `dim` directions only. Slopes are found once per coarse cell.
+/// value plus slopes (MC-limited when `limit`, else central) times each fine centre's
+/// offset: the r^dim fine values average exactly to the coarse one, and linear data is
+/// reproduced. Reads the coarse neighbours in the first `dim` directions only. Slopes
+/// are found once per coarse cell.
 KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const Array4& crse, const Array4& fine,
                                                int ic, int jc, int kc, int c,
-                                               const IntVect& r, int dim,
-                                               const Box& box) {
+                                               const IntVect& r, int dim, const Box& box,
+                                               bool limit = true) {
   const IntVect ci{ic, jc, kc};
   const double u0 = crse(ic, jc, kc, c);
   double slope[3] = {0.0, 0.0, 0.0};
   for (int d = 0; d < dim; ++d) {
     const IntVect e = IntVect::unit(d);
-    slope[d] = mc_slope(crse(ic - e[0], jc - e[1], kc - e[2], c), u0,
-                        crse(ic + e[0], jc + e[1], kc + e[2], c));
+    const double um = crse(ic - e[0], jc - e[1], kc - e[2], c);
+    const double up = crse(ic + e[0], jc + e[1], kc + e[2], c);
+    slope[d] = limit ? mc_slope(um, u0, up) : 0.5 * (up - um);
   }
   const IntVect lo = max(ci * r, box.lo);
   const IntVect hi = min(ci * r + r - IntVect::uniform(1), box.hi);
@@ -42,6 +44,50 @@ KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const Array4& crse, const Array4&
         fine(i, j, k, c) = u0 + slope[0] * ((i - ic * r[0] + 0.5) / r[0] - 0.5) + yj + zk;
     }
   }
+}
+
+/// The conservative quadratic interpolant of coarse cell (ic, jc, kc) from its 3^dim
+/// neighbourhood, averaged over each fine cell in `box`: in local coordinates x_d in
+/// [-1/2, 1/2], u0 + sum_d (s_d x_d + q_d (x_d^2 - 1/12)) + sum_{d<e} m_de x_d x_e, whose
+/// coarse-cell average is u0 and which reproduces the cell averages of any quadratic.
+KOKKOS_INLINE_FUNCTION void interp_quadratic_cell(const Array4& crse, const Array4& fine,
+                                                  int ic, int jc, int kc, int c,
+                                                  const IntVect& r, int dim,
+                                                  const Box& box) {
+  const IntVect ci{ic, jc, kc};
+  const double u0 = crse(ic, jc, kc, c);
+  double s[3] = {0, 0, 0}, q[3] = {0, 0, 0}, m[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  for (int d = 0; d < dim; ++d) {
+    const IntVect e = IntVect::unit(d);
+    const double um = crse(ic - e[0], jc - e[1], kc - e[2], c);
+    const double up = crse(ic + e[0], jc + e[1], kc + e[2], c);
+    s[d] = 0.5 * (up - um);
+    q[d] = 0.5 * (up - 2.0 * u0 + um);
+    for (int d2 = 0; d2 < d; ++d2) {
+      const IntVect f = IntVect::unit(d2);
+      const IntVect pp = ci + e + f, pm = ci + e - f, mp = ci - e + f, mm = ci - e - f;
+      m[d2][d] = 0.25 * (crse(pp[0], pp[1], pp[2], c) - crse(pm[0], pm[1], pm[2], c) -
+                         crse(mp[0], mp[1], mp[2], c) + crse(mm[0], mm[1], mm[2], c));
+    }
+  }
+  const IntVect lo = max(ci * r, box.lo);
+  const IntVect hi = min(ci * r + r - IntVect::uniform(1), box.hi);
+  for (int k = lo[2]; k <= hi[2]; ++k)
+    for (int j = lo[1]; j <= hi[1]; ++j)
+      for (int i = lo[0]; i <= hi[0]; ++i) {
+        const IntVect fi{i, j, k};
+        double x[3], v = u0;
+        for (int d = 0; d < 3; ++d)
+          x[d] = (fi[d] - ci[d] * r[d] + 0.5) / r[d] - 0.5;
+        for (int d = 0; d < dim; ++d) {
+          // Mean of x^2 over the fine cell: its centre squared plus width^2 / 12.
+          const double x2 = x[d] * x[d] + 1.0 / (12.0 * r[d] * r[d]);
+          v += s[d] * x[d] + q[d] * (x2 - 1.0 / 12.0);
+          for (int d2 = 0; d2 < d; ++d2)
+            v += m[d2][d] * x[d2] * x[d];
+        }
+        fine(i, j, k, c) = v;
+      }
 }
 
 /// Mean of the fine cells under coarse cell (ic, jc, kc).

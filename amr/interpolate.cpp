@@ -5,18 +5,39 @@
 namespace pw {
 
 void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
-                         int dim) {
+                         int dim, Interp kind, int c0, int c1) {
   const Array4 c = crse.array();
   const Array4 f = fine.array();
-  const int nc = fine.ncomp();
+  const int n0 = c0, n1 = c1 < 0 ? fine.ncomp() : c1;
   const IntVect r = ratio;
   const Box b = box;
+  const Box cells = coarsen(box, ratio);
+  if (kind == Interp::quadratic) {
+    for_each_cell(
+        "amr::interpolate_quadratic", cells, KOKKOS_LAMBDA(int i, int j, int k) {
+          for (int n = n0; n < n1; ++n)
+            interp_quadratic_cell(c, f, i, j, k, n, r, dim, b);
+        });
+    return;
+  }
+  const bool limit = kind == Interp::conservative_linear;
   for_each_cell(
-      "amr::interpolate_to_fine", coarsen(box, ratio),
-      KOKKOS_LAMBDA(int i, int j, int k) {
-        for (int n = 0; n < nc; ++n)
-          interp_coarse_cell(c, f, i, j, k, n, r, dim, b);
+      "amr::interpolate_to_fine", cells, KOKKOS_LAMBDA(int i, int j, int k) {
+        for (int n = n0; n < n1; ++n)
+          interp_coarse_cell(c, f, i, j, k, n, r, dim, b, limit);
       });
+}
+
+void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
+                         int dim, const std::vector<Interp>& interp) {
+  const int nc = fine.ncomp();
+  for (int c0 = 0; c0 < nc;) {
+    int c1 = c0 + 1;
+    while (c1 < nc && interp[size_t(c1)] == interp[size_t(c0)])
+      ++c1;
+    interpolate_to_fine(crse, fine, box, ratio, dim, interp[size_t(c0)], c0, c1);
+    c0 = c1;
+  }
 }
 
 void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox,

@@ -1,14 +1,30 @@
 // Launches of the inter-level kernels over boxes.
 #pragma once
 
+#include <vector>
+
 #include "amr/fab.hpp"
 
 namespace pw {
 
-/// fine(box) = conservative limited linear interpolation of crse. Pre: crse holds every
-/// coarse cell under `box` plus one neighbour in each used direction.
+/// Coarse-to-fine interpolation in space, chosen per component. All three are
+/// conservative (the fine cells under a coarse cell average to its value) and read the
+/// coarse cell's neighbours one away in every used direction.
+enum class Interp {
+  conservative_linear,  // monotonized-central limited slopes: no new extrema (states)
+  linear,               // central slopes, unlimited: exact for linear data
+  quadratic,            // with curvature and cross terms: exact for quadratic data
+};
+
+/// fine(box) = interpolation of crse, components [c0, c1) (all when c1 < 0). Pre: crse
+/// holds every coarse cell under `box` plus one neighbour in each used direction.
 void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
-                         int dim);
+                         int dim, Interp kind = Interp::conservative_linear, int c0 = 0,
+                         int c1 = -1);
+
+/// Each run of components with one kind gets one launch: interp[c] for component c.
+void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
+                         int dim, const std::vector<Interp>& interp);
 
 /// crse(cbox) = average of fine over each coarse cell of cbox. Pre: fine covers
 /// refine(cbox).

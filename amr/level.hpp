@@ -1,23 +1,25 @@
-// Level: one refinement level's layout, data on this rank, times, and the communication
-// plans built once per layout change.
+// Level: one refinement level's layout, its fields on this rank, and the time stepper's
+// clock and measurements.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "amr/flux_register.hpp"
 #include "amr/layout.hpp"
+#include "amr/level_data.hpp"
 #include "amr/level_geom.hpp"
-#include "amr/parallel_copy.hpp"
 
 namespace pw {
 
 struct Level {
   LevelGeom geom;
   LevelLayout layout;
-  // State with ghost cells, allocated on owned patches only. u_new holds the state at
+  // The state with ghost cells, allocated on owned patches only. u_new holds the state at
   // t_new, u_old at t_old (the previous step), for time interpolation of finer ghosts.
-  std::vector<Fab> u_new, u_old;
-  std::vector<Fab> flux[3];  // face fluxes of the last step, faces(box, d)
+  // The two share their copy plans.
+  LevelData u_new, u_old;
+  LevelData flux[3];  // face fluxes of the last step, faces(box, d)
   double t_old = 0, t_new = 0;
   int steps = 0;
   int last_regrid_step = 0;
@@ -25,18 +27,16 @@ struct Level {
   // the planner was told (measured costs).
   std::vector<double> seconds;
   int timed_steps = 0;
-
-  // Plans, rebuilt when this level or the next coarser one changes.
-  CopyPlan ghost_plan;                // same-level ghost exchange (periodic images too)
-  std::vector<BoxList> cf_regions;    // per patch: ghost cells to interpolate from coarse
-  std::vector<BoxList> crse_regions;  // per patch: coarse cells those need (disjoint)
-  std::vector<Fab> crse_old, crse_new;  // per patch: coarse data under the ghosts
-  CopyPlan crse_plan;                   // coarse level -> crse_old / crse_new
-  std::vector<Fab> avg;                 // per patch: this patch averaged to coarse cells
-  CopyPlan avg_plan;                    // avg -> coarse level
-  FluxRegister reg;                     // this level's fluxes vs the coarse level's
+  FluxRegister reg;  // this level's fluxes vs the coarse level's, rebuilt with either
 
   bool owns(int p, int rank) const { return layout.owner[p] == rank; }
+  /// Patch p's face fluxes (an empty Fab in directions a 2D run does not have).
+  std::array<Fab, 3> fluxes(size_t p) const {
+    std::array<Fab, 3> f;
+    for (int d = 0; d < 3; ++d)
+      if (flux[d].size() > 0) f[size_t(d)] = flux[d][p];
+    return f;
+  }
   long num_cells() const { return pw::num_cells(layout.boxes); }
 };
 

@@ -113,8 +113,15 @@ long CopyPlan::cells_received() const {
   return n;
 }
 
-void CopyPlan::copy(const std::vector<Fab>& src, std::vector<Fab>& dst,
-                    const Comm& comm) const {
+void CopyPlan::reserve(Peer& p, size_t n) {
+  if (p.buf.extent(0) >= n) return;
+  p.buf = Buffer();  // free before allocating the larger one
+  p.buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
+  p.host = Kokkos::create_mirror_view(p.buf);
+}
+
+void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
+                     int tag) {
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;
   if (!local_.empty())
@@ -123,43 +130,38 @@ void CopyPlan::copy(const std::vector<Fab>& src, std::vector<Fab>& dst,
     nc = src[sends_[0].tags[0].src].ncomp();
   else if (!recvs_.empty())
     nc = dst[recvs_[0].tags[0].dst].ncomp();
-
-  const Emulation* emulation = comm.emulation();
-  const double start = emulation ? MPI_Wtime() : 0.0;
+  ncomp_ = nc;
+  start_ = comm.emulation() ? MPI_Wtime() : 0.0;
+  requests_.clear();
   // 1. Post receives.
-  std::vector<Buffer> rbuf(recvs_.size());
-  std::vector<Buffer::HostMirror> rhost(recvs_.size());
-  std::vector<MPI_Request> requests;
-  for (size_t p = 0; p < recvs_.size(); ++p) {
-    rbuf[p] = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::recv"),
-                     size_t(recvs_[p].cells * nc));
-    rhost[p] = Kokkos::create_mirror_view(rbuf[p]);
-    requests.emplace_back();
-    MPI_Irecv(rhost[p].data(), int(rhost[p].size()), MPI_DOUBLE, recvs_[p].rank, 7,
-              comm.raw(), &requests.back());
+  for (Peer& p : recvs_) {
+    reserve(p, size_t(p.cells * nc));
+    requests_.emplace_back();
+    MPI_Irecv(p.host.data(), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
+              &requests_.back());
   }
   // 2. Pack and send.
-  std::vector<Buffer> sbuf(sends_.size());
-  std::vector<Buffer::HostMirror> shost(sends_.size());
-  for (size_t p = 0; p < sends_.size(); ++p) {
-    sbuf[p] = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::send"),
-                     size_t(sends_[p].cells * nc));
+  for (Peer& p : sends_) {
+    reserve(p, size_t(p.cells * nc));
     long offset = 0;
-    for (const CopyTag& t : sends_[p].tags) {
-      pack(src[t.src], t, sbuf[p], offset);
+    for (const CopyTag& t : p.tags) {
+      pack(src[t.src], t, p.buf, offset);
       offset += t.box.num_cells() * nc;
     }
-    shost[p] = Kokkos::create_mirror_view(sbuf[p]);
-    Kokkos::deep_copy(shost[p], sbuf[p]);
-    requests.emplace_back();
-    MPI_Isend(shost[p].data(), int(shost[p].size()), MPI_DOUBLE, sends_[p].rank, 7,
-              comm.raw(), &requests.back());
+    Kokkos::deep_copy(p.host, p.buf);  // a fence where host and device share memory
+    requests_.emplace_back();
+    MPI_Isend(p.host.data(), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
+              &requests_.back());
   }
   // 3. Local copies overlap the messages.
   for (const CopyTag& t : local_)
     copy_local(src[t.src], t, dst[t.dst]);
-  // 4. Finish and unpack, in the plan's order.
-  MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
+  MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  requests_.clear();
+  const Emulation* emulation = comm.emulation();
   if (emulation && emulation->latency > 0) {
     // A message between groups arrives `latency` after the exchange began.
     bool remote = false;
@@ -167,14 +169,15 @@ void CopyPlan::copy(const std::vector<Fab>& src, std::vector<Fab>& dst,
       remote = remote || emulation->crosses(comm.rank(), p.rank);
     for (const Peer& p : recvs_)
       remote = remote || emulation->crosses(comm.rank(), p.rank);
-    if (remote) spin_until(start + emulation->latency);
+    if (remote) spin_until(start_ + emulation->latency);
   }
-  for (size_t p = 0; p < recvs_.size(); ++p) {
-    Kokkos::deep_copy(rbuf[p], rhost[p]);
+  // 4. Unpack, in the plan's order.
+  for (Peer& p : recvs_) {
+    Kokkos::deep_copy(p.buf, p.host);
     long offset = 0;
-    for (const CopyTag& t : recvs_[p].tags) {
-      unpack(rbuf[p], offset, t, dst[t.dst]);
-      offset += t.box.num_cells() * nc;
+    for (const CopyTag& t : p.tags) {
+      unpack(p.buf, offset, t, dst[t.dst]);
+      offset += t.box.num_cells() * ncomp_;
     }
   }
 }

@@ -37,22 +37,43 @@ class CopyPlan {
                                const std::vector<int>& dst_owner,
                                const std::vector<IntVect>& shifts, int my_rank);
 
-  /// Execute: src[n] / dst[n] must be allocated on their owners (others may be empty).
-  /// All components are copied; source and destination must have the same count.
-  void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm) const;
+  /// Execute in two phases so that the caller can work while messages fly: begin() posts
+  /// the receives, packs and sends, and does the on-rank copies; finish() waits and
+  /// unpacks in the plan's order. src[n] / dst[n] must be allocated on their owners
+  /// (others may be empty), keep the same component count, and must not change between
+  /// the two calls. One exchange of a plan at a time; plans in flight together must use
+  /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed).
+  void begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
+             int tag = 7);
+  void finish(std::vector<Fab>& dst, const Comm& comm);
+  /// begin() then finish().
+  void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm) {
+    begin(src, dst, comm);
+    finish(dst, comm);
+  }
 
   bool empty() const { return local_.empty() && sends_.empty() && recvs_.empty(); }
   long cells_received() const;
 
  private:
+  using Buffer = Kokkos::View<double*>;
   struct Peer {
     int rank;
     std::vector<CopyTag> tags;
     long cells = 0;
+    Buffer buf;               // device buffer, cells * ncomp
+    Buffer::HostMirror host;  // what MPI reads or writes (the same memory on the host)
   };
+  /// Make p's buffers hold at least `n` doubles.
+  static void reserve(Peer& p, size_t n);
+
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank
   std::vector<Peer> recvs_;
+  // The exchange in flight.
+  std::vector<MPI_Request> requests_;
+  int ncomp_ = 0;
+  double start_ = 0;
 };
 
 }  // namespace pw

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "amr/boundary.hpp"
 #include "amr/fab.hpp"
+#include "amr/interpolate.hpp"
 #include "amr/level_geom.hpp"
 
 namespace pw {
@@ -21,6 +23,11 @@ struct TagArray {
   }
 };
 
+/// Scratch memory a module's per-patch work may use (in the default memory space),
+/// owned by the caller, so that the module holds no mutable state and patches can be
+/// advanced concurrently, each with its own scratch.
+using Scratch = Kokkos::View<double*>;
+
 class Physics {
  public:
   virtual ~Physics() = default;
@@ -29,6 +36,12 @@ class Physics {
   int ncomp() const { return int(component_names().size()); }
   /// Ghost layers the update needs (in each used direction).
   virtual int nghost() const = 0;
+  /// Physical boundary conditions of each component on each non-periodic face.
+  virtual BcSet boundary_conditions() const = 0;
+  /// Coarse-to-fine interpolation of each component (ghost cells and new fine patches).
+  virtual std::vector<Interp> interpolation() const = 0;
+  /// Doubles of scratch that stable_dt() and advance() need for `box`.
+  virtual long scratch_size(const Box& box) const = 0;
 
   /// Fill cells `box` of u with the state at `time` (initial data, and exact solutions
   /// where the problem has one).
@@ -38,16 +51,16 @@ class Physics {
   /// The largest dt for which the update of `box` is stable at CFL number 1 (the caller
   /// applies its CFL factor). u has valid interior values.
   virtual double stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
-                           double time) const = 0;
+                           double time, const Scratch& scratch) const = 0;
 
   /// Advance interior `box` from u_old (ghosts filled at `time`) to u_new over dt. Writes
   /// the face fluxes it used: flux[d](i, j, k, c) on the faces(box, d), the lo face of
   /// cell i, in conserved units per area and time, so u_new = u_old - dt/dx * (F_hi -
   /// F_lo) summed over d. Refluxing relies on that identity. In 2D flux[2] is not
-  /// touched.
+  /// touched. `scratch` holds at least scratch_size(box) doubles.
   virtual void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
-                       const Array4& u_new, const Array4 flux[3], double time,
-                       double dt) const = 0;
+                       const Array4& u_new, const Array4 flux[3], double time, double dt,
+                       const Scratch& scratch) const = 0;
 
   /// Set tags(i, j, k) = 1 in `box` where a cell of level `level` needs refinement. u has
   /// filled ghost cells (so gradient criteria may look one cell out). Tags are

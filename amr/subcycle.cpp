@@ -25,13 +25,13 @@ void Hierarchy::advance_level(int l, double dt) {
     PhaseTimers::Scope timer(timers_, "advance");
     for (size_t p = 0; p < L.layout.size(); ++p) {
       if (!L.owns(int(p), comm_.rank())) continue;
-      const Array4 flux[3] = {L.flux[0][p].array(), L.flux[1][p].array(),
-                              L.flux[2][p].array()};
+      const std::array<Fab, 3> fluxes = L.fluxes(p);
+      const Array4 flux[3] = {fluxes[0].array(), fluxes[1].array(), fluxes[2].array()};
       // The update goes into the old state's storage, which then becomes the new state.
       // Timed per patch (kernels finished) for measured costs.
       const double start = MPI_Wtime();
       physics_.advance(L.geom, L.layout.boxes[p], L.u_new[p].array(), L.u_old[p].array(),
-                       flux, time, dt);
+                       flux, time, dt, scratch(L.layout.boxes[p]));
       Kokkos::fence();
       if (const Emulation* e = comm_.emulation(); e && e->slowdown > 1)
         spin_until(start + e->slowdown * (MPI_Wtime() - start));
@@ -39,8 +39,7 @@ void Hierarchy::advance_level(int l, double dt) {
       if (l > 0) {
         // While this patch's fluxes are still in cache.
         PhaseTimers::Scope sync(timers_, "sync");
-        const Fab fluxes[3] = {L.flux[0][p], L.flux[1][p], L.flux[2][p]};
-        L.reg.add_fine(int(p), fluxes, dt);
+        L.reg.add_fine(int(p), fluxes.data(), dt);
       }
     }
     std::swap(L.u_old, L.u_new);
@@ -56,7 +55,10 @@ void Hierarchy::advance_level(int l, double dt) {
     for (int s = 0; s < r; ++s)
       advance_level(l + 1, dt / r);
     PhaseTimers::Scope timer(timers_, "sync");
-    levels_[l + 1].reg.reflux(levels_[l].u_new, levels_[l].flux, dt, comm_);
+    Level& C = levels_[l];
+    const std::vector<Fab> crse_flux[3] = {C.flux[0].fabs(), C.flux[1].fabs(),
+                                           C.flux[2].fabs()};
+    levels_[l + 1].reg.reflux(C.u_new.fabs(), crse_flux, dt, comm_);
     average_down(l + 1);
   }
 }

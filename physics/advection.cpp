@@ -340,13 +340,19 @@ VelocityField Advection::field_for(const LevelGeom& g) const {
   return f;
 }
 
-double* Advection::scratch(long total) const {
-  if (long(pool_.extent(0)) < total) {
-    pool_ = Kokkos::View<double*>();  // free before allocating the larger pool
-    pool_ = Kokkos::View<double*>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "advection::scratch"), total);
-  }
-  return pool_.data();
+BcSet Advection::boundary_conditions() const {
+  return BcSet(size_t(ncomp_), ComponentBc::all({BcKind::outflow, 0.0}));
+}
+
+std::vector<Interp> Advection::interpolation() const {
+  return std::vector<Interp>(size_t(ncomp_), Interp::conservative_linear);
+}
+
+long Advection::scratch_size(const Box& box) const {
+  // Face velocities and the CTU face states, carved out of one allocation.
+  const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
+  const long nx = extra_work_ > 0 ? box.num_cells() : 0;
+  return velocity_size(box) + ns + nx;
 }
 
 void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
@@ -361,8 +367,8 @@ void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u
 }
 
 double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*u*/,
-                            double time) const {
-  double* mem = scratch(velocity_size(box));
+                            double time, const Scratch& scratch) const {
+  double* mem = scratch.data();
   const FaceVelocity vel = fill_face_velocity(g, field_for(g), box, time, mem);
   const int dim = dim_;
   const double ix = 1.0 / g.dx[0], iy = 1.0 / g.dx[1], iz = 1.0 / g.dx[2];
@@ -373,13 +379,12 @@ double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*
 }
 
 void Advection::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
-                        const Array4& u_new, const Array4 flux[3], double time,
-                        double dt) const {
+                        const Array4& u_new, const Array4 flux[3], double time, double dt,
+                        const Scratch& scratch) const {
   if (box.empty()) return;
   const long np = velocity_size(box);
   const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
-  const long nx = extra_work_ > 0 ? box.num_cells() : 0;
-  double* mem = scratch(np + ns + nx);
+  double* mem = scratch.data();
   // Face velocities at the half step: the predictor and the fluxes are centred there.
   const FaceVelocity vel = fill_face_velocity(g, field_for(g), box, time + 0.5 * dt, mem);
   if (dim_ == 2) {

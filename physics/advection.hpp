@@ -26,9 +26,6 @@ namespace pw {
 ///   the last for deeper levels); gradient: tag_gradient [0.05].
 /// Only the keys of the chosen options are read, so a key set for another option is
 /// reported by Deck::check_all_used.
-///
-/// advance() keeps its scratch arrays between calls (grown only for a bigger box), so one
-/// object must not advance two patches at the same time.
 class Advection : public Physics {
  public:
   /// Reads and checks the [advection] section; throws UserError naming the bad key.
@@ -39,14 +36,19 @@ class Advection : public Physics {
   /// upwind cell), and the corner terms read one cell sideways. AMReX's example uses 3
   /// because it computes every stage on boxes grown by one more cell than needed.
   int nghost() const override { return 2; }
+  /// Outflow walls for every component.
+  BcSet boundary_conditions() const override;
+  /// Limited (MC) linear: conservative, and no new extrema.
+  std::vector<Interp> interpolation() const override;
+  long scratch_size(const Box& box) const override;
 
   void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
                     double time) const override;
-  double stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
-                   double time) const override;
+  double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,
+                   const Scratch& scratch) const override;
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
-               const Array4& u_new, const Array4 flux[3], double time,
-               double dt) const override;
+               const Array4& u_new, const Array4 flux[3], double time, double dt,
+               const Scratch& scratch) const override;
   void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
            int level, double time) const override;
 
@@ -55,9 +57,6 @@ class Advection : public Physics {
 
   /// The field with defaults that depend on the level (the domain centre) filled in.
   VelocityField field_for(const LevelGeom& g) const;
-  /// A pointer to at least `total` doubles of scratch memory (in the default memory
-  /// space), valid until the next call.
-  double* scratch(long total) const;
 
   int dim_;
   int ncomp_;
@@ -69,9 +68,6 @@ class Advection : public Physics {
   double tag_gradient_ = 0.05;
   int extra_work_ = 0;  // extra iterations per cell where phi0 > extra_work_above_
   double extra_work_above_ = 1.1;
-
-  // Scratch: face velocities and the CTU face states, carved out of one allocation.
-  mutable Kokkos::View<double*> pool_;
 };
 
 }  // namespace pw

@@ -45,8 +45,8 @@ void check_ghost_exchange(int dim) {
     pw::testing::set(fabs[p], [](int, int, int, int) { return -1.0; });
     pw::testing::set(fabs[p], f, L.boxes[p]);
   }
-  const CopyPlan plan = CopyPlan::intersecting(
-      L, ghosts, L.owner, periodic_shifts(domain, periodic), comm.rank());
+  CopyPlan plan = CopyPlan::intersecting(L, ghosts, L.owner,
+                                         periodic_shifts(domain, periodic), comm.rank());
   plan.copy(fabs, fabs, comm);
   for (size_t p = 0; p < L.size(); ++p) {
     if (L.owner[p] != comm.rank()) continue;

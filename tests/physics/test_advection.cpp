@@ -50,6 +50,7 @@ struct PeriodicPatch {
   LevelGeom g;
   Advection adv;
   Fab u, u_new, flux[3];
+  Scratch scratch;
 
   PeriodicPatch(const std::string& deck_text, int dim, int n)
       : g(unit_box(dim, n)), adv(Deck::parse(deck_text, "test.toml"), dim) {
@@ -59,15 +60,18 @@ struct PeriodicPatch {
     for (int d = 0; d < dim; ++d)
       flux[d] = Fab("flux", faces(g.domain, d), adv.ncomp());
     adv.initial_data(g, g.domain, u.array(), 0.0);
+    scratch = Scratch("scratch", size_t(adv.scratch_size(g.domain)));
   }
   /// One step of u from `time` over dt (u_new holds the result, then is swapped into u).
   void step(double time, double dt) {
     fill_periodic(u, g.domain);
     const Array4 fl[3] = {flux[0].array(), flux[1].array(), flux[2].array()};
-    adv.advance(g, g.domain, u.array(), u_new.array(), fl, time, dt);
+    adv.advance(g, g.domain, u.array(), u_new.array(), fl, time, dt, scratch);
     std::swap(u, u_new);
   }
-  double stable_dt(double time) { return adv.stable_dt(g, g.domain, u.array(), time); }
+  double stable_dt(double time) {
+    return adv.stable_dt(g, g.domain, u.array(), time, scratch);
+  }
 };
 
 double sum_component(const Array4& a, const Box& b, int c) {
@@ -224,7 +228,7 @@ TEST(Advection, AdvectionFluxesMatchUpdate) {
     const double dt = 0.9 * p.stable_dt(0.1);
     fill_periodic(p.u, p.g.domain);
     const Array4 fl[3] = {p.flux[0].array(), p.flux[1].array(), p.flux[2].array()};
-    p.adv.advance(p.g, p.g.domain, p.u.array(), p.u_new.array(), fl, 0.1, dt);
+    p.adv.advance(p.g, p.g.domain, p.u.array(), p.u_new.array(), fl, 0.1, dt, p.scratch);
     for (int c = 0; c < 2; ++c) {
       EXPECT_LT(flux_update_mismatch(p.g, p.u.array(), p.u_new.array(), fl, dt, c), 1e-14)
           << dim << "D component " << c;
@@ -245,7 +249,7 @@ TEST(Advection, AdvectionOfAnInnerPatchReadsOnlyNghostGhostLayers) {
     const Array4 wf[3] = {whole.flux[0].array(), whole.flux[1].array(),
                           whole.flux[2].array()};
     whole.adv.advance(whole.g, whole.g.domain, whole.u.array(), whole.u_new.array(), wf,
-                      0.3, dt);
+                      0.3, dt, whole.scratch);
 
     const Box sub{{4, 8, dim == 3 ? 2 : 0}, {11, 15, dim == 3 ? 9 : 0}};
     const int ng = whole.adv.nghost();
@@ -256,7 +260,7 @@ TEST(Advection, AdvectionOfAnInnerPatchReadsOnlyNghostGhostLayers) {
     for (int d = 0; d < dim; ++d)
       flux[d] = Fab("sub_flux", faces(sub, d), 2);
     const Array4 sf[3] = {flux[0].array(), flux[1].array(), flux[2].array()};
-    whole.adv.advance(whole.g, sub, u.array(), u_new.array(), sf, 0.3, dt);
+    whole.adv.advance(whole.g, sub, u.array(), u_new.array(), sf, 0.3, dt, whole.scratch);
     for (int c = 0; c < 2; ++c) {
       EXPECT_EQ(max_difference(u_new.array(), whole.u_new.array(), sub, c), 0.0) << dim;
       for (int d = 0; d < dim; ++d)

@@ -30,12 +30,13 @@ int main(int argc, char** argv) {
       flux[d] = pw::Fab("flux", faces(g.domain, d), 1);
     adv.initial_data(g, grown, u.array(), 0.0);
     const pw::Array4 fl[3] = {flux[0].array(), flux[1].array(), flux[2].array()};
-    const double dt = 0.5 * adv.stable_dt(g, g.domain, u.array(), 0.0);
+    const pw::Scratch scratch("scratch", size_t(adv.scratch_size(g.domain)));
+    const double dt = 0.5 * adv.stable_dt(g, g.domain, u.array(), 0.0, scratch);
     std::vector<double> secs;
     for (int r = 0; r < repeats; ++r) {
       Kokkos::fence();
       const double t0 = MPI_Wtime();
-      adv.advance(g, g.domain, u.array(), u_new.array(), fl, 0.0, dt);
+      adv.advance(g, g.domain, u.array(), u_new.array(), fl, 0.0, dt, scratch);
       Kokkos::fence();
       secs.push_back(MPI_Wtime() - t0);
     }

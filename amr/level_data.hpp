@@ -1,0 +1,96 @@
+// LevelData: a field on one level (the state, a potential, a residual, face fluxes): the
+// layout, one Fab per owned patch with any number of components and any ghost width, and
+// its cached copy plans, with the verbs every field needs: same-level ghost exchange
+// (periodic images included, in two phases so the caller can work while messages fly),
+// coarse-to-fine ghost interpolation in space and time, average-down, and physical
+// boundary conditions per component and face. As AMReX's MultiFab or Chombo's LevelData.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "amr/boundary.hpp"
+#include "amr/comm.hpp"
+#include "amr/fab.hpp"
+#include "amr/interpolate.hpp"
+#include "amr/layout.hpp"
+#include "amr/level_geom.hpp"
+
+namespace pw {
+
+class LevelData {
+ public:
+  LevelData() = default;
+  /// Allocate a Fab on each box of `layout` that `my_rank` owns: the box grown by
+  /// `ghost` (use 0 in unused directions), or with face_dir = d the faces normal to d of
+  /// the box (face-centred data; no ghost verbs then). Other patches stay empty.
+  LevelData(const std::string& label, const LevelLayout& layout, const LevelGeom& geom,
+            int ncomp, const IntVect& ghost, int my_rank, int face_dir = -1);
+  /// A new field of the same shape (layout, geometry, ghost width, components unless
+  /// given), sharing this one's plans.
+  LevelData like(const std::string& label, int ncomp = -1) const;
+
+  size_t size() const { return fabs_.size(); }
+  Fab& operator[](size_t p) { return fabs_[p]; }
+  const Fab& operator[](size_t p) const { return fabs_[p]; }
+  auto begin() const { return fabs_.begin(); }
+  auto end() const { return fabs_.end(); }
+  std::vector<Fab>& fabs() { return fabs_; }
+  const std::vector<Fab>& fabs() const { return fabs_; }
+  const LevelLayout& layout() const { return layout_; }
+  const LevelGeom& geom() const { return geom_; }
+  const Box& box(size_t p) const { return layout_.boxes[p]; }
+  int ncomp() const { return ncomp_; }
+  const IntVect& ghost() const { return ghost_; }
+  bool owns(size_t p) const { return layout_.owner[p] == rank_; }
+
+  /// Fill the ghost cells that patches of this level cover (through periodic images
+  /// too) from their owners. begin() posts and sends and does the on-rank copies;
+  /// the caller may work on interiors until finish(). Cells no patch covers are left.
+  void fill_boundary_begin(const Comm& comm);
+  void fill_boundary_finish(const Comm& comm);
+  void fill_boundary(const Comm& comm) {
+    fill_boundary_begin(comm);
+    fill_boundary_finish(comm);
+  }
+  /// Ghost cells beyond the domain's non-periodic faces, by bcs[c] for component c.
+  void fill_physical_boundary(const BcSet& bcs);
+  /// Ghost cells inside the domain that no patch of this level covers, interpolated from
+  /// the coarser level (ratio `ratio`) at weight a in time between crse_old (a = 0) and
+  /// crse_new (a = 1): only the state(s) with a nonzero weight are read. Interpolation
+  /// interp[c] for component c; the coarse data beyond the coarse domain's walls by
+  /// crse_bcs. Collective.
+  void fill_from_coarse(const LevelData& crse_old, const LevelData& crse_new, double a,
+                        const IntVect& ratio, const std::vector<Interp>& interp,
+                        const BcSet& crse_bcs, const Comm& comm);
+  /// The interiors of crse under this level's patches = the average of this level's
+  /// cells (ratio `ratio`). Collective.
+  void average_down_to(LevelData& crse, const IntVect& ratio, const Comm& comm);
+
+  /// Ghost cells filled from the coarser level, per patch (empty on level 0).
+  const std::vector<BoxList>& coarse_fine_regions();
+  /// Ghost cells filled from other patches, on other ranks (the communication cut).
+  long cells_received();
+
+  /// Every cell (ghosts included) of every owned patch = v.
+  void set_val(double v);
+  /// Every cell (ghosts included) of every owned patch = src's, same shape.
+  void copy_from(const LevelData& src);
+
+ private:
+  struct Plans;
+  Plans& plans();
+
+  std::string label_;
+  LevelLayout layout_;
+  LevelGeom geom_;
+  int ncomp_ = 0;
+  IntVect ghost_;
+  int rank_ = 0;
+  int face_dir_ = -1;
+  std::vector<Fab> fabs_;
+  std::shared_ptr<Plans> plans_;
+};
+
+}  // namespace pw

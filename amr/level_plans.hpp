@@ -1,0 +1,53 @@
+// The copy plans between two levels that LevelData caches: the coarse data under a fine
+// level's coarse-fine ghosts (and their interpolation), and the fine data averaged down
+// onto the coarse level. Built once per pair of layouts, reused every step.
+#pragma once
+
+#include <vector>
+
+#include "amr/boundary.hpp"
+#include "amr/interpolate.hpp"
+#include "amr/level_geom.hpp"
+#include "amr/parallel_copy.hpp"
+
+namespace pw {
+
+class LevelData;
+
+/// Fills the coarse-fine ghost cells of fine patches from the coarser level.
+class CoarseFineFill {
+ public:
+  /// cf_regions[p]: fine patch p's ghost cells to fill (fine index space).
+  CoarseFineFill(const LevelData& fine, const std::vector<BoxList>& cf_regions,
+                 const LevelLayout& crse, const LevelGeom& crse_geom,
+                 const IntVect& ratio, int my_rank);
+  /// See LevelData::fill_from_coarse.
+  void fill(LevelData& fine, const LevelData& crse_old, const LevelData& crse_new,
+            double a, const std::vector<Interp>& interp, const BcSet& crse_bcs,
+            const Comm& comm);
+
+ private:
+  IntVect ratio_;
+  LevelGeom crse_geom_;
+  int dim_ = 3;
+  std::vector<BoxList> cf_regions_;  // per fine patch: ghost cells to interpolate
+  std::vector<BoxList>
+      crse_regions_;  // per fine patch: coarse cells those need (disjoint)
+  std::vector<Fab> crse_old_, crse_new_;  // per fine patch: coarse data under the ghosts
+  CopyPlan plan_;                         // coarse level -> crse_old_ / crse_new_
+};
+
+/// Replaces coarse cells under fine patches by the average of the fine cells.
+class AverageDown {
+ public:
+  AverageDown(const LevelData& fine, const LevelLayout& crse, const IntVect& ratio,
+              int my_rank);
+  void apply(const LevelData& fine, LevelData& crse, const Comm& comm);
+
+ private:
+  IntVect ratio_;
+  std::vector<Fab> avg_;  // per fine patch: it averaged to coarse cells
+  CopyPlan plan_;         // avg_ -> coarse level
+};
+
+}  // namespace pw
