@@ -1,0 +1,65 @@
+// Sums whose bits do not depend on the order of the terms (so not on how a level is cut
+// into patches, which rank owns them, or how many threads reduce them): each term is cut
+// into three integer pieces on a grid fixed by a power of two no smaller than any |term|,
+// and integers add exactly. The result is the sum rounded once (the terms' bits below
+// 2^-93 of that power of two are dropped, the same for every order).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "amr/comm.hpp"
+
+namespace pw {
+
+struct ExactSum {
+  std::int64_t p[3] = {0, 0, 0};
+
+  KOKKOS_INLINE_FUNCTION ExactSum& operator+=(const ExactSum& o) {
+    for (int n = 0; n < 3; ++n)
+      p[n] += o.p[n];
+    return *this;
+  }
+  /// Add x, scaled by inv_scale = 2^-E with 2^E >= |x|. At most 2^31 terms.
+  KOKKOS_INLINE_FUNCTION void add(double x, double inv_scale) {
+    double y = x * inv_scale;  // |y| <= 1, exact (a power of two)
+    const double step[3] = {2147483648.0, 4611686018427387904.0, 9.9035203142830422e27};
+    for (int n = 0; n < 3; ++n) {
+      const std::int64_t q = std::int64_t(y * step[n]);  // toward zero, |q| <= 2^31
+      p[n] += q;
+      y -= double(q) / step[n];  // exact: the bits of y below this piece's grid
+    }
+  }
+  /// The sum, times the scale 2^E.
+  double value(double scale) const {
+    return (double(p[0]) / 2147483648.0 + double(p[1]) / 4611686018427387904.0 +
+            double(p[2]) / 9.9035203142830422e27) *
+           scale;
+  }
+};
+
+/// The smallest power of two >= |x| (1 for 0 or a non-finite x).
+inline double power_of_two_above(double x) {
+  if (!(x > 0) || !std::isfinite(x)) return 1.0;
+  int e = 0;
+  std::frexp(x, &e);  // x = m 2^e, 0.5 <= m < 1
+  return std::ldexp(1.0, e);
+}
+
+/// The three pieces summed over every rank (exact, so the same on every rank).
+inline ExactSum all_ranks(const ExactSum& mine, const Comm& comm) {
+  ExactSum out;
+  MPI_Allreduce(mine.p, out.p, 3, MPI_INT64_T, MPI_SUM, comm.raw());
+  return out;
+}
+
+}  // namespace pw
+
+namespace Kokkos {
+template <>
+struct reduction_identity<pw::ExactSum> {
+  KOKKOS_FORCEINLINE_FUNCTION static pw::ExactSum sum() { return pw::ExactSum(); }
+};
+}  // namespace Kokkos

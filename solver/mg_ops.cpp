@@ -1,0 +1,111 @@
+#include "solver/mg_ops.hpp"
+
+namespace pw::mg {
+
+void gauss_seidel(const Fab& u, const Fab& f, const Box& b, int color,
+                  const PoissonStencil& s, double omega) {
+  const Array4 ua = u.array(), fa = f.array();
+  for_each_cell(
+      "mg::gauss_seidel", b, KOKKOS_LAMBDA(int i, int j, int k) {
+        gauss_seidel_cell(i, j, k, color, ua, fa, s, omega);
+      });
+}
+
+void residual(const Fab& r, const Fab& u, const Fab& f, const Box& b,
+              const PoissonStencil& s) {
+  const Array4 ra = r.array(), ua = u.array(), fa = f.array();
+  for_each_cell(
+      "mg::residual", b,
+      KOKKOS_LAMBDA(int i, int j, int k) { residual_cell(i, j, k, ra, ua, fa, s); });
+}
+
+void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil& s) {
+  const Array4 oa = out.array(), ua = u.array();
+  for_each_cell(
+      "mg::laplacian", b,
+      KOKKOS_LAMBDA(int i, int j, int k) { laplacian_cell(i, j, k, oa, ua, s); });
+}
+
+void restrict_mean(const Fab& fine, const Fab& crse, const Box& cbox, int dim) {
+  const Array4 fa = fine.array(), ca = crse.array();
+  for_each_cell(
+      "mg::restrict", cbox,
+      KOKKOS_LAMBDA(int i, int j, int k) { restrict_cell(i, j, k, ca, fa, dim); });
+}
+
+void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim,
+                 bool linear) {
+  const Array4 fa = fine.array(), ca = crse.array();
+  for_each_cell(
+      "mg::prolong", fbox,
+      KOKKOS_LAMBDA(int i, int j, int k) { prolong_cell(i, j, k, fa, ca, dim, linear); });
+}
+
+void axpy(const Fab& y, double a, const Fab& x, const Box& b) {
+  const Array4 ya = y.array(), xa = x.array();
+  for_each_cell(
+      "mg::axpy", b,
+      KOKKOS_LAMBDA(int i, int j, int k) { ya(i, j, k) += a * xa(i, j, k); });
+}
+
+void xpby(const Fab& p, const Fab& r, double beta, const Box& b) {
+  const Array4 pa = p.array(), ra = r.array();
+  for_each_cell(
+      "mg::xpby", b, KOKKOS_LAMBDA(int i, int j, int k) {
+        pa(i, j, k) = ra(i, j, k) + beta * pa(i, j, k);
+      });
+}
+
+void add_constant(const Fab& u, double c, const Box& b) {
+  const Array4 ua = u.array();
+  for_each_cell(
+      "mg::add_constant", b, KOKKOS_LAMBDA(int i, int j, int k) { ua(i, j, k) += c; });
+}
+
+double max_abs(const Fab& u, const Box& b) {
+  const Array4 ua = u.array();
+  const double m = -min_over_cells(
+      "mg::max_abs", b, KOKKOS_LAMBDA(int i, int j, int k) {
+        const double x = ua(i, j, k);
+        return x < 0 ? x : -x;
+      });
+  return b.empty() ? 0.0 : m;
+}
+
+double max_abs_product(const Fab& a, const Fab& c, const Box& b) {
+  const Array4 aa = a.array(), ca = c.array();
+  const double m = -min_over_cells(
+      "mg::max_abs_product", b, KOKKOS_LAMBDA(int i, int j, int k) {
+        const double x = aa(i, j, k) * ca(i, j, k);
+        return x < 0 ? x : -x;
+      });
+  return b.empty() ? 0.0 : m;
+}
+
+ExactSum exact_sum(const Fab& u, const Box& b, double inv_scale) {
+  ExactSum s;
+  if (b.empty()) return s;
+  const Array4 ua = u.array();
+  Kokkos::parallel_reduce(
+      "mg::exact_sum", cell_policy(b),
+      KOKKOS_LAMBDA(int k, int j, int i, ExactSum& acc) {
+        acc.add(ua(i, j, k), inv_scale);
+      },
+      Kokkos::Sum<ExactSum>(s));
+  return s;
+}
+
+ExactSum exact_dot(const Fab& a, const Fab& c, const Box& b, double inv_scale) {
+  ExactSum s;
+  if (b.empty()) return s;
+  const Array4 aa = a.array(), ca = c.array();
+  Kokkos::parallel_reduce(
+      "mg::exact_dot", cell_policy(b),
+      KOKKOS_LAMBDA(int k, int j, int i, ExactSum& acc) {
+        acc.add(aa(i, j, k) * ca(i, j, k), inv_scale);
+      },
+      Kokkos::Sum<ExactSum>(s));
+  return s;
+}
+
+}  // namespace pw::mg

@@ -1,0 +1,373 @@
+#include "solver/multigrid.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "amr/deck.hpp"
+#include "amr/parallel_copy.hpp"
+#include "solver/mg_ops.hpp"
+
+namespace pw {
+
+/// One grid of the hierarchy: distributed (the level's patches, coarsened) or gathered
+/// (one box, the same on every rank, on a communicator of this rank alone).
+struct Multigrid::Grid {
+  LevelGeom geom;
+  Comm comm;
+  bool gathered = false;
+  PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
+  LevelData phi, rhs, res;
+  // A gathered grid fed by a distributed one: that grid's residual restricted onto
+  // coarsened patches (same owners), then copied into rhs on every rank.
+  bool from_distributed = false;
+  LevelData restricted;
+  CopyPlan gather;
+  std::vector<Fab> gather_dst;  // one per rank; this rank's is rhs[0]
+
+  size_t size() const { return res.size(); }
+  bool owns(size_t p) const { return res.owns(p); }
+  const Box& box(size_t p) const { return res.box(p); }
+};
+
+namespace {
+
+PoissonStencil make_stencil(const LevelGeom& g, const PoissonBc& bc) {
+  PoissonStencil s;
+  s.dim = g.dim;
+  s.domain = g.domain;
+  for (int d = 0; d < g.dim; ++d) {
+    s.w[d] = 1.0 / (g.dx[d] * g.dx[d]);
+    for (int side = 0; side < 2; ++side) {
+      if (g.periodic[d]) continue;
+      const FaceBc& f = bc.face(d, side);
+      s.wall[d][side] = true;
+      if (f.kind == BcKind::dirichlet) {
+        s.a[d][side] = 2.0 * f.value;
+        s.b[d][side] = -1.0;
+      } else {  // neumann: the outward derivative
+        s.a[d][side] = f.value * g.dx[d];
+        s.b[d][side] = 1.0;
+      }
+    }
+  }
+  return s;
+}
+
+LevelGeom coarsened(const LevelGeom& g) {
+  LevelGeom c = g;
+  const IntVect r = IntVect::in_dims(g.dim, 2, 1);
+  c.domain = coarsen(g.domain, r);
+  for (int d = 0; d < g.dim; ++d)
+    c.dx[d] = 2.0 * g.dx[d];
+  return c;
+}
+
+/// Every box even and at least 2 * `least` cells wide in the used directions.
+bool can_coarsen(const BoxList& boxes, int dim, int least) {
+  for (const Box& b : boxes)
+    for (int d = 0; d < dim; ++d)
+      if (b.size()[d] % 2 != 0 || b.size()[d] < 2 * least) return false;
+  return true;
+}
+
+}  // namespace
+
+double SolveReport::mean_reduction() const {
+  if (cycles == 0 || initial_residual == 0) return 0.0;
+  return std::pow(final_residual / initial_residual, 1.0 / cycles);
+}
+
+Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
+                     const PoissonBc& bc, const MgConfig& cfg, const Comm& comm)
+    : cfg_(cfg), bc_(bc), comm_(comm), singular_(bc.singular(geom)) {
+  const int me = comm.rank();
+  const int dim = geom.dim;
+  const IntVect one = IntVect::in_dims(dim, 1, 0);
+  const IntVect r = IntVect::in_dims(dim, 2, 1);
+  const PoissonBc zero = bc.homogeneous();
+
+  auto top = std::make_unique<Grid>();
+  top->geom = geom;
+  top->comm = comm;
+  top->stencil = make_stencil(geom, bc);
+  top->res = LevelData("mg::res", layout, geom, 1, IntVect{}, me);
+  grids_.push_back(std::move(top));
+
+  // Distributed grids while every patch stays at least 4 cells wide.
+  LevelLayout L = layout;
+  LevelGeom g = geom;
+  while (can_coarsen(L.boxes, dim, 4)) {
+    for (Box& b : L.boxes)
+      b = coarsen(b, r);
+    g = coarsened(g);
+    auto grid = std::make_unique<Grid>();
+    grid->geom = g;
+    grid->comm = comm;
+    grid->stencil = make_stencil(g, zero);
+    grid->phi = LevelData("mg::phi", L, g, 1, one, me);
+    grid->rhs = LevelData("mg::rhs", L, g, 1, IntVect{}, me);
+    grid->res = grid->rhs.like("mg::res");
+    grids_.push_back(std::move(grid));
+  }
+
+  // The gathered grids: the coarsest distributed grid restricted once more (when its
+  // patches allow; else at its own resolution) into one box, then halved while it stays
+  // at least 2 cells wide.
+  const bool restrict_first = can_coarsen(L.boxes, dim, 1);
+  LevelLayout restricted = L;
+  if (restrict_first) {
+    for (Box& b : restricted.boxes)
+      b = coarsen(b, r);
+    g = coarsened(g);
+  }
+  const Comm self(MPI_COMM_SELF);
+  LevelLayout one_box{{g.domain}, {0}};
+  bool first = true;
+  while (true) {
+    auto grid = std::make_unique<Grid>();
+    grid->geom = g;
+    grid->comm = self;
+    grid->gathered = true;
+    grid->stencil = make_stencil(g, zero);
+    grid->phi = LevelData("mg::phi", one_box, g, 1, one, 0);
+    grid->rhs = LevelData("mg::rhs", one_box, g, 1, IntVect{}, 0);
+    grid->res = grid->rhs.like("mg::res");
+    if (first) {
+      grid->from_distributed = restrict_first;
+      grid->restricted = LevelData("mg::restricted", restricted, g, 1, IntVect{}, me);
+      const int P = comm.size();
+      std::vector<BoxList> whole(size_t(P), BoxList{g.domain});
+      std::vector<int> owners(static_cast<size_t>(P));
+      for (int q = 0; q < P; ++q)
+        owners[size_t(q)] = q;
+      grid->gather = CopyPlan::intersecting(restricted, whole, owners, {}, me);
+      grid->gather_dst.assign(size_t(P), Fab());
+      grid->gather_dst[size_t(me)] = grid->rhs[0];
+      first = false;
+    }
+    grids_.push_back(std::move(grid));
+    if (!can_coarsen(one_box.boxes, dim, 2)) break;
+    one_box.boxes[0] = coarsen(one_box.boxes[0], r);
+    g = coarsened(g);
+  }
+}
+
+Multigrid::~Multigrid() = default;
+
+int Multigrid::num_grids() const {
+  return int(grids_.size());
+}
+
+void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
+  for (int s = 0; s < sweeps; ++s)
+    for (int color = 0; color < 2; ++color) {
+      phi.fill_boundary(g.comm);
+      for (size_t p = 0; p < phi.size(); ++p)
+        if (phi.owns(p))
+          mg::gauss_seidel(phi[p], f[p], phi.box(p), color, g.stencil, cfg_.omega);
+    }
+}
+
+void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
+  phi.fill_boundary(g.comm);
+  for (size_t p = 0; p < phi.size(); ++p)
+    if (phi.owns(p)) mg::residual(r[p], phi[p], f[p], phi.box(p), g.stencil);
+}
+
+double Multigrid::residual_norm(LevelData& phi, const LevelData& f) {
+  Grid& g = *grids_[0];
+  residual(g, phi, f, g.res);
+  double m = 0.0;
+  for (size_t p = 0; p < g.size(); ++p)
+    if (g.owns(p)) m = std::max(m, mg::max_abs(g.res[p], g.box(p)));
+  return comm_.max(m);
+}
+
+void Multigrid::restrict_to(size_t k) {
+  Grid& f = *grids_[k];
+  Grid& c = *grids_[k + 1];
+  const int dim = f.geom.dim;
+  if (c.gathered && !f.gathered) {
+    // The coarsest distributed grid: restrict (or copy) on the owners, then gather.
+    for (size_t p = 0; p < f.size(); ++p) {
+      if (!f.owns(p)) continue;
+      if (c.from_distributed)
+        mg::restrict_mean(f.res[p], c.restricted[p], c.restricted.box(p), dim);
+      else
+        Kokkos::deep_copy(c.restricted[p].data, f.res[p].data);
+    }
+    c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
+  } else {
+    for (size_t p = 0; p < f.size(); ++p)
+      if (f.owns(p)) mg::restrict_mean(f.res[p], c.rhs[p], c.box(p), dim);
+  }
+  c.phi.set_val(0.0);
+}
+
+void Multigrid::prolong_from(size_t k) {
+  Grid& f = *grids_[k];
+  Grid& c = *grids_[k + 1];
+  LevelData& fine_phi = k == 0 ? *top_phi_ : f.phi;
+  c.phi.fill_boundary(c.comm);
+  c.phi.fill_physical_boundary(bc_.homogeneous().as_bcs());
+  const bool into_distributed = c.gathered && !f.gathered;
+  for (size_t p = 0; p < f.size(); ++p) {
+    if (!f.owns(p)) continue;
+    const Fab& crse = into_distributed ? c.phi[0] : c.phi[p];
+    if (into_distributed && !c.from_distributed)
+      mg::axpy(fine_phi[p], 1.0, crse, f.box(p));  // same resolution
+    else
+      mg::prolong_add(fine_phi[p], crse, f.box(p), f.geom.dim, cfg_.linear_prolongation);
+  }
+}
+
+void Multigrid::vcycle(size_t k) {
+  Grid& g = *grids_[k];
+  if (k + 1 == grids_.size()) {
+    bottom_solve(g);
+    return;
+  }
+  LevelData& phi = k == 0 ? *top_phi_ : g.phi;
+  const LevelData& f = k == 0 ? *top_f_ : g.rhs;
+  smooth(g, phi, f, cfg_.pre_smooth);
+  residual(g, phi, f, g.res);
+  restrict_to(k);
+  vcycle(k + 1);
+  prolong_from(k);
+  smooth(g, phi, f, cfg_.post_smooth);
+}
+
+void Multigrid::fcycle(size_t k) {
+  Grid& g = *grids_[k];
+  if (k + 1 == grids_.size()) {
+    bottom_solve(g);
+    return;
+  }
+  LevelData& phi = k == 0 ? *top_phi_ : g.phi;
+  const LevelData& f = k == 0 ? *top_f_ : g.rhs;
+  smooth(g, phi, f, cfg_.pre_smooth);
+  residual(g, phi, f, g.res);
+  restrict_to(k);
+  fcycle(k + 1);
+  vcycle(k + 1);
+  prolong_from(k);
+  smooth(g, phi, f, cfg_.post_smooth);
+}
+
+void Multigrid::bottom_solve(Grid& g) {
+  // Conjugate gradients on the one box of the coarsest grid, from the current phi.
+  // L is symmetric and definite (semi-definite and the rhs consistent for a singular
+  // problem), negative rather than positive, which CG does not mind.
+  const Box b = g.phi.box(0);
+  const Fab x = g.phi[0], rhs = g.rhs[0];
+  if (!g.res.size()) return;
+  LevelData pd = g.phi.like("mg::cg_p");
+  LevelData qd = g.res.like("mg::cg_q");
+  const Fab p = pd[0], q = qd[0], r = g.res[0];
+  auto dot = [&](const Fab& u, const Fab& v) {
+    const double scale = power_of_two_above(mg::max_abs_product(u, v, b));
+    return mg::exact_dot(u, v, b, 1.0 / scale).value(scale);
+  };
+  if (singular_) {  // the rhs's mean is round-off; remove it exactly
+    const double scale = power_of_two_above(mg::max_abs(rhs, b));
+    const double mean = mg::exact_sum(rhs, b, 1.0 / scale).value(scale) / b.num_cells();
+    mg::add_constant(rhs, -mean, b);
+  }
+  residual(g, g.phi, g.rhs, g.res);
+  Kokkos::deep_copy(p.data, 0.0);
+  mg::axpy(p, 1.0, r, b);
+  double rr = dot(r, r);
+  // Relative to the rhs, not to the first residual: a second visit starts from the
+  // answer, and CG on round-off alone would wander.
+  const double target = cfg_.bottom_rtol * cfg_.bottom_rtol * dot(rhs, rhs);
+  for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
+    pd.fill_boundary(g.comm);
+    mg::laplacian(q, p, b, g.stencil);
+    const double pq = dot(p, q);
+    if (pq == 0.0) break;
+    const double alpha = rr / pq;
+    mg::axpy(x, alpha, p, b);
+    mg::axpy(r, -alpha, q, b);
+    const double rr_new = dot(r, r);
+    mg::xpby(p, r, rr_new / rr, b);
+    rr = rr_new;
+  }
+}
+
+SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
+  const double start = MPI_Wtime();
+  Grid& g0 = *grids_[0];
+  top_phi_ = &phi;
+  LevelData f_used;
+  top_f_ = &f;
+  if (singular_) {
+    // Solvable only when the residual has zero mean (for periodic walls: f does); remove
+    // its mean exactly.
+    residual(g0, phi, f, g0.res);
+    double m = 0.0;
+    for (size_t p = 0; p < g0.size(); ++p)
+      if (g0.owns(p)) m = std::max(m, mg::max_abs(g0.res[p], g0.box(p)));
+    const double scale = power_of_two_above(comm_.max(m));
+    ExactSum s;
+    for (size_t p = 0; p < g0.size(); ++p)
+      if (g0.owns(p)) s += mg::exact_sum(g0.res[p], g0.box(p), 1.0 / scale);
+    const double mean =
+        all_ranks(s, comm_).value(scale) / double(num_cells(f.layout().boxes));
+    f_used = f.like("mg::f");
+    f_used.copy_from(f);
+    for (size_t p = 0; p < f_used.size(); ++p)
+      if (f_used.owns(p)) mg::add_constant(f_used[p], -mean, f_used.box(p));
+    top_f_ = &f_used;
+  }
+  SolveReport rep;
+  double fmax = 0.0;
+  for (size_t p = 0; p < g0.size(); ++p)
+    if (g0.owns(p)) fmax = std::max(fmax, mg::max_abs((*top_f_)[p], g0.box(p)));
+  rep.rhs_norm = comm_.max(fmax);
+  const double target = std::max(cfg_.rtol * rep.rhs_norm, cfg_.atol);
+  rep.initial_residual = residual_norm(phi, *top_f_);
+  rep.final_residual = rep.initial_residual;
+  while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {
+    if (cfg_.f_cycle)
+      fcycle(0);
+    else
+      vcycle(0);
+    ++rep.cycles;
+    rep.final_residual = residual_norm(phi, *top_f_);
+  }
+  rep.converged = rep.final_residual <= target;
+  if (singular_) {  // fix the level of phi: zero mean
+    double m = 0.0;
+    for (size_t p = 0; p < g0.size(); ++p)
+      if (g0.owns(p)) m = std::max(m, mg::max_abs(phi[p], g0.box(p)));
+    const double scale = power_of_two_above(comm_.max(m));
+    ExactSum s;
+    for (size_t p = 0; p < g0.size(); ++p)
+      if (g0.owns(p)) s += mg::exact_sum(phi[p], g0.box(p), 1.0 / scale);
+    const double mean =
+        all_ranks(s, comm_).value(scale) / double(num_cells(phi.layout().boxes));
+    for (size_t p = 0; p < phi.size(); ++p)
+      if (phi.owns(p)) mg::add_constant(phi[p], -mean, phi.box(p));
+  }
+  top_phi_ = nullptr;
+  top_f_ = nullptr;
+  Kokkos::fence();
+  rep.seconds = comm_.max(MPI_Wtime() - start);
+  const std::string line = fmt::format(
+      "poisson: {} cycles, residual {:.3e} -> {:.3e} (|f| {:.3e}, target {:.3e}), mean "
+      "reduction {:.3f} per cycle, {:.3f} s",
+      rep.cycles, rep.initial_residual, rep.final_residual, rep.rhs_norm, target,
+      rep.mean_reduction(), rep.seconds);
+  if (!rep.converged) {
+    if (cfg_.fail_on_divergence)
+      throw UserError("poisson.fail_on_divergence: the solve did not converge: " + line);
+    if (comm_.rank() == 0)
+      fmt::print(stderr, "patchwork: warning: not converged: {}\n", line);
+  } else if (cfg_.verbose && comm_.rank() == 0) {
+    fmt::print("{}\n", line);
+  }
+  return rep;
+}
+
+}  // namespace pw

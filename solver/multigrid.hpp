@@ -1,0 +1,76 @@
+// Geometric multigrid for the cell-centred Poisson equation lap(phi) = f on one level
+// whose patches cover the domain (AMR level 0, or a uniform grid). Patches are coarsened
+// by 2 while every box stays even and at least 4 cells wide; the coarsest distributed
+// grid is then gathered into one box held by every rank, coarsened further in that box,
+// and solved there by conjugate gradients (the coarsest grid has at most a few hundred
+// cells, so CG is exact in a few dozen iterations and needs no tuning; every rank solves
+// the same tiny problem, which costs less than scattering a result). Smoothing is
+// red-black Gauss-Seidel, restriction averages, prolongation is piecewise constant or
+// linear. Every step is independent of how the level is cut into patches and which rank
+// owns them, and norms and means are reduced exactly, so phi is bitwise the same at any
+// rank count, patch cut and thread count.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "amr/comm.hpp"
+#include "amr/level_data.hpp"
+#include "solver/mg_config.hpp"
+#include "solver/poisson_kernels.hpp"
+
+namespace pw {
+
+/// What one solve did.
+struct SolveReport {
+  int cycles = 0;
+  double initial_residual = 0;  // |f - L phi|_max before the first cycle
+  double final_residual = 0;
+  double rhs_norm = 0;  // |f|_max (after removing the mean of a singular problem)
+  double seconds = 0;
+  bool converged = false;
+  /// (final / initial)^(1 / cycles): the mean reduction of the residual per cycle.
+  double mean_reduction() const;
+};
+
+class Multigrid {
+ public:
+  /// The grids for `layout` (patches covering geom.domain) with the domain conditions
+  /// `bc`. Collective over comm.
+  Multigrid(const LevelLayout& layout, const LevelGeom& geom, const PoissonBc& bc,
+            const MgConfig& cfg, const Comm& comm);
+  ~Multigrid();
+
+  /// Solve lap(phi) = f (component 0 of each) on the layout given to the constructor:
+  /// phi holds the first guess and gets the solution; phi needs >= 1 ghost cell. For a
+  /// singular problem the mean of f is removed first and phi is returned with zero mean.
+  /// Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
+  /// converge and cfg.fail_on_divergence. Collective.
+  SolveReport solve(LevelData& phi, const LevelData& f);
+
+  /// Number of grids (distributed and gathered) from fine to coarse, for tests.
+  int num_grids() const;
+
+  /// max |f - L phi| over the level (homogeneous = false: the domain values of bc).
+  double residual_norm(LevelData& phi, const LevelData& f);
+
+ private:
+  struct Grid;
+  void vcycle(size_t k);
+  void fcycle(size_t k);
+  void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
+  void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
+  void restrict_to(size_t k);   // residual of grid k -> rhs of grid k + 1
+  void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
+  void bottom_solve(Grid& g);
+
+  MgConfig cfg_;
+  PoissonBc bc_;
+  Comm comm_;
+  bool singular_ = false;
+  std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself
+  LevelData* top_phi_ = nullptr;              // grid 0's phi and f, during solve()
+  const LevelData* top_f_ = nullptr;
+};
+
+}  // namespace pw

@@ -1,0 +1,121 @@
+// Per-cell functions of the cell-centred Poisson solver: the 5-point (2D) / 7-point (3D)
+// Laplacian with the domain's walls folded into the stencil, its red-black Gauss-Seidel
+// update, the residual, restriction by averaging and prolongation (piecewise constant or
+// linear). Each is launched by one line of solver/mg_ops.cpp.
+#pragma once
+
+#include "amr/fab.hpp"
+
+namespace pw {
+
+/// The Laplacian on one level: 1/dx^2 per direction, and at the domain's non-periodic
+/// faces the ghost value as ghost = a + b * (the cell inside): Dirichlet g is a = 2g,
+/// b = -1; Neumann q (outward derivative) is a = q dx, b = 1. The walls are folded into
+/// the stencil, so ghost cells beyond them are never read.
+struct PoissonStencil {
+  int dim = 3;
+  Box domain;
+  double w[3] = {0, 0, 0};
+  bool wall[3][2] = {{false, false}, {false, false}, {false, false}};
+  double a[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+  double b[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+};
+
+/// Sum over directions of w_d (left + right) with wall ghosts' constant parts only, and
+/// the diagonal sum_d w_d (2 - b at each wall side): the Laplacian at (i, j, k) is
+/// off - diag * u(i, j, k).
+KOKKOS_INLINE_FUNCTION void stencil_parts(const Array4& u, int i, int j, int k,
+                                          const PoissonStencil& s, double& off,
+                                          double& diag) {
+  const int idx[3] = {i, j, k};
+  off = 0.0;
+  diag = 0.0;
+  for (int d = 0; d < s.dim; ++d) {
+    const int di = d == 0, dj = d == 1, dk = d == 2;
+    double sum = 0.0, dd = 2.0;
+    if (s.wall[d][0] && idx[d] == s.domain.lo[d]) {
+      sum += s.a[d][0];
+      dd -= s.b[d][0];
+    } else {
+      sum += u(i - di, j - dj, k - dk);
+    }
+    if (s.wall[d][1] && idx[d] == s.domain.hi[d]) {
+      sum += s.a[d][1];
+      dd -= s.b[d][1];
+    } else {
+      sum += u(i + di, j + dj, k + dk);
+    }
+    off += s.w[d] * sum;
+    diag += s.w[d] * dd;
+  }
+}
+
+/// out = L u at (i, j, k).
+KOKKOS_INLINE_FUNCTION void laplacian_cell(int i, int j, int k, const Array4& out,
+                                           const Array4& u, const PoissonStencil& s) {
+  double off, diag;
+  stencil_parts(u, i, j, k, s, off, diag);
+  out(i, j, k) = off - diag * u(i, j, k);
+}
+
+/// r = f - L u at (i, j, k).
+KOKKOS_INLINE_FUNCTION void residual_cell(int i, int j, int k, const Array4& r,
+                                          const Array4& u, const Array4& f,
+                                          const PoissonStencil& s) {
+  double off, diag;
+  stencil_parts(u, i, j, k, s, off, diag);
+  r(i, j, k) = f(i, j, k) - (off - diag * u(i, j, k));
+}
+
+/// Gauss-Seidel: u(i, j, k) solves its own row of L u = f given its neighbours. Only
+/// cells of one colour ((i + j + k) even or odd) are updated in one pass, and they read
+/// only the other colour, so the result does not depend on the order of the cells.
+KOKKOS_INLINE_FUNCTION void gauss_seidel_cell(int i, int j, int k, int color,
+                                              const Array4& u, const Array4& f,
+                                              const PoissonStencil& s, double omega) {
+  if (((i + j + k) & 1) != color) return;
+  double off, diag;
+  stencil_parts(u, i, j, k, s, off, diag);
+  const double old = u(i, j, k);
+  u(i, j, k) = old + omega * ((off - f(i, j, k)) / diag - old);
+}
+
+/// Coarse cell (i, j, k) = the mean of its 2^dim fine cells (ratio 2 in the used
+/// directions).
+KOKKOS_INLINE_FUNCTION void restrict_cell(int i, int j, int k, const Array4& crse,
+                                          const Array4& fine, int dim) {
+  const int nk = dim == 3 ? 2 : 1;
+  double sum = 0.0;
+  for (int kk = 0; kk < nk; ++kk)
+    for (int jj = 0; jj < 2; ++jj)
+      for (int ii = 0; ii < 2; ++ii)
+        sum += fine(2 * i + ii, 2 * j + jj, nk * k + kk);
+  crse(i, j, k) = sum / (dim == 3 ? 8.0 : 4.0);
+}
+
+/// fine(i, j, k) += the coarse correction at its centre: the parent's value (constant),
+/// or multilinear from the parent and its neighbours towards the fine cell, weights 3/4
+/// and 1/4 per direction (linear; reads the coarse ghosts).
+KOKKOS_INLINE_FUNCTION void prolong_cell(int i, int j, int k, const Array4& fine,
+                                         const Array4& crse, int dim, bool linear) {
+  const int ic = i >> 1, jc = j >> 1, kc = dim == 3 ? (k >> 1) : k;
+  if (!linear) {
+    fine(i, j, k) += crse(ic, jc, kc);
+    return;
+  }
+  const int si = (i & 1) ? 1 : -1, sj = (j & 1) ? 1 : -1;
+  const double c0 = 0.75 * crse(ic, jc, kc) + 0.25 * crse(ic + si, jc, kc);
+  const double c1 = 0.75 * crse(ic, jc + sj, kc) + 0.25 * crse(ic + si, jc + sj, kc);
+  const double plane = 0.75 * c0 + 0.25 * c1;
+  if (dim == 2) {
+    fine(i, j, k) += plane;
+    return;
+  }
+  const int sk = (k & 1) ? 1 : -1;
+  const double d0 = 0.75 * crse(ic, jc, kc + sk) + 0.25 * crse(ic + si, jc, kc + sk);
+  const double d1 =
+      0.75 * crse(ic, jc + sj, kc + sk) + 0.25 * crse(ic + si, jc + sj, kc + sk);
+  fine(i, j, k) += 0.75 * plane + 0.25 * (0.75 * d0 + 0.25 * d1);
+}
+
+}  // namespace pw
