@@ -8,7 +8,9 @@ namespace pw {
 /// What a LevelData builds on first use and fields of its shape share.
 struct LevelData::Plans {
   bool ghost_built = false;
-  CopyPlan ghost;                      // same-level ghost exchange
+  CopyPlan ghost;  // same-level ghost exchange
+  CopyPlan cross;  // the same without edges and corners
+  CopyPlan* in_flight = nullptr;
   std::vector<BoxList> cf_regions;     // ghost cells no patch of the level covers
   std::unique_ptr<CoarseFineFill> cf;  // for the coarse layout cf_crse
   LevelLayout cf_crse;
@@ -55,12 +57,17 @@ LevelData::Plans& LevelData::plans() {
   Box reach = geom_.domain;  // where ghost data can come from
   for (int d = 0; d < geom_.dim; ++d)
     if (geom_.periodic[d]) reach = grow(reach, d, ghost_[d]);
-  std::vector<BoxList> ghost(n);
+  std::vector<BoxList> ghost(n), faces(n);
   P.cf_regions.assign(n, BoxList());
   for (size_t p = 0; p < n; ++p) {
     const Box& b = layout_.boxes[p];
     const Box grown = grow(b, ghost_);
     ghost[p] = difference(grown & reach, b);
+    for (int d = 0; d < geom_.dim; ++d)
+      for (int side = 0; side < 2; ++side) {
+        const Box slab = adjacent_cells(b, d, side, ghost_[d]) & reach;
+        if (!slab.empty()) faces[p].push_back(slab);
+      }
     BoxList covered;
     for (const IntVect& s : shifts)
       for (int q : index.query(shift(grown, IntVect{} - s)))
@@ -70,15 +77,20 @@ LevelData::Plans& LevelData::plans() {
     P.cf_regions[p] = difference(ghost[p], covered);
   }
   P.ghost = CopyPlan::intersecting(layout_, ghost, layout_.owner, shifts, rank_);
+  P.cross = CopyPlan::intersecting(layout_, faces, layout_.owner, shifts, rank_);
   return P;
 }
 
-void LevelData::fill_boundary_begin(const Comm& comm) {
-  plans().ghost.begin(fabs_, fabs_, comm);
+void LevelData::fill_boundary_begin(const Comm& comm, bool cross) {
+  Plans& P = plans();
+  P.in_flight = cross ? &P.cross : &P.ghost;
+  P.in_flight->begin(fabs_, fabs_, comm);
 }
 
 void LevelData::fill_boundary_finish(const Comm& comm) {
-  plans().ghost.finish(fabs_, comm);
+  Plans& P = plans();
+  P.in_flight->finish(fabs_, comm);
+  P.in_flight = nullptr;
 }
 
 void LevelData::fill_physical_boundary(const BcSet& bcs) {

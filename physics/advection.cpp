@@ -12,42 +12,6 @@ namespace advection_detail {
 
 using Plane = FaceVelocity::Plane;
 
-// Tells the compiler that the iterations of the loop that follows are independent: each
-// writes its own element, and reads nothing that another writes. GCC cannot see that
-// through the pointers of Field3, and gives up past ten run-time alias checks.
-#if defined(__clang__)
-#define PW_INDEPENDENT_ITERATIONS _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(__CUDACC__)
-#define PW_INDEPENDENT_ITERATIONS _Pragma("GCC ivdep")
-#else
-#define PW_INDEPENDENT_ITERATIONS
-#endif
-
-/// for_each_cell, with the i loop of each (j, k) row in one work item on host backends,
-/// written so that the compiler vectorizes it. It does not vectorize the inner loop of
-/// Kokkos 3's MDRange: GCC sees its index as a wrapping unsigned sum, so no address in
-/// it is affine. Device backends keep one cell per thread. f must not write what another
-/// cell reads. (Belongs beside for_each_cell in amr/fab.hpp once other kernels want it.)
-template <class F>
-void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
-  using Exec = Kokkos::DefaultExecutionSpace;
-  if constexpr (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
-    for_each_cell(label, b, f);
-  } else {
-    if (b.empty()) return;
-    const int lo0 = b.lo[0], hi0 = b.hi[0], lo1 = b.lo[1], lo2 = b.lo[2];
-    const int n1 = b.size()[1];
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, n1 * b.size()[2]),
-        KOKKOS_LAMBDA(int row) {
-          const int j = lo1 + row % n1, k = lo2 + row / n1;
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = lo0; i <= hi0; ++i)
-            f(i, j, k);
-        });
-  }
-}
-
 /// Nodes of the velocity planes of `box` in x and y: those of the box grown by 2.
 IntVect plane_nodes(const Box& box) {
   const Box p = grow(box, IntVect{2, 2, 0});

@@ -4,44 +4,12 @@
 #pragma once
 
 #include "amr/fab.hpp"
+#include "amr/field3.hpp"
 #include "amr/level_geom.hpp"
 #include "amr/physics.hpp"
 #include "physics/velocity_fields.hpp"
 
 namespace pw {
-
-/// One component of cell or face data, reached by global (i, j, k) through a pointer and
-/// one folded offset, i contiguous. An access is a multiply-add per direction, where
-/// Array4 subtracts the lower corner first; and loops over i through it vectorize.
-struct Field3 {
-  double* p = nullptr;
-  long sj = 0, sk = 0;  // strides of j and k
-  long off = 0;         // minus the offset of global (0, 0, 0)
-  KOKKOS_FORCEINLINE_FUNCTION double& operator()(int i, int j, int k) const {
-    return p[off + i + sj * j + sk * k];
-  }
-};
-
-/// The Field3 of a contiguous array over box b at p.
-inline Field3 field_over(double* p, const Box& b) {
-  Field3 f;
-  f.p = p;
-  f.sj = b.size()[0];
-  f.sk = long(b.size()[0]) * b.size()[1];
-  f.off = -(b.lo[0] + f.sj * b.lo[1] + f.sk * b.lo[2]);
-  return f;
-}
-
-/// Component c of a (an empty Field3 where a holds no data).
-inline Field3 component(const Array4& a, int c) {
-  Field3 f;
-  if (a.v.data() == nullptr) return f;
-  f.p = a.v.data() + c * a.v.stride(0);
-  f.sj = long(a.v.stride(2));
-  f.sk = long(a.v.stride(1));
-  f.off = -(a.lo[0] + f.sj * a.lo[1] + f.sk * a.lo[2]);
-  return f;
-}
 
 /// The CTU states of one component: the normal predictors p[d] on d-faces and the
 /// transverse terms t[d] on cells (transverse_cell).

@@ -4,39 +4,47 @@ namespace pw::mg {
 
 void gauss_seidel(const Fab& u, const Fab& f, const Box& b, int color,
                   const PoissonStencil& s, double omega) {
-  const Array4 ua = u.array(), fa = f.array();
-  for_each_cell(
-      "mg::gauss_seidel", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        gauss_seidel_cell(i, j, k, color, ua, fa, s, omega);
+  const Field3 ua = component(u.array(), 0), fa = component(f.array(), 0);
+  // Only the cells of the colour: ii counts them along a row (the last may fall
+  // outside on rows that start with the other colour).
+  const int lo0 = b.lo[0], hi0 = b.hi[0];
+  Box half = b;
+  half.lo[0] = 0;
+  half.hi[0] = (b.size()[0] + 1) / 2 - 1;
+  for_each_cell_simd(
+      "mg::gauss_seidel", half, KOKKOS_LAMBDA(int ii, int j, int k) {
+        const int i = lo0 + ((color - lo0 - j - k) & 1) + 2 * ii;
+        if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, s, omega);
       });
 }
 
 void residual(const Fab& r, const Fab& u, const Fab& f, const Box& b,
               const PoissonStencil& s) {
-  const Array4 ra = r.array(), ua = u.array(), fa = f.array();
-  for_each_cell(
+  const Field3 ra = component(r.array(), 0), ua = component(u.array(), 0),
+               fa = component(f.array(), 0);
+  for_each_cell_simd(
       "mg::residual", b,
       KOKKOS_LAMBDA(int i, int j, int k) { residual_cell(i, j, k, ra, ua, fa, s); });
 }
 
 void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil& s) {
-  const Array4 oa = out.array(), ua = u.array();
-  for_each_cell(
+  const Field3 oa = component(out.array(), 0), ua = component(u.array(), 0);
+  for_each_cell_simd(
       "mg::laplacian", b,
       KOKKOS_LAMBDA(int i, int j, int k) { laplacian_cell(i, j, k, oa, ua, s); });
 }
 
 void restrict_mean(const Fab& fine, const Fab& crse, const Box& cbox, int dim) {
-  const Array4 fa = fine.array(), ca = crse.array();
-  for_each_cell(
+  const Field3 fa = component(fine.array(), 0), ca = component(crse.array(), 0);
+  for_each_cell_simd(
       "mg::restrict", cbox,
       KOKKOS_LAMBDA(int i, int j, int k) { restrict_cell(i, j, k, ca, fa, dim); });
 }
 
 void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim,
                  bool linear) {
-  const Array4 fa = fine.array(), ca = crse.array();
-  for_each_cell(
+  const Field3 fa = component(fine.array(), 0), ca = component(crse.array(), 0);
+  for_each_cell_simd(
       "mg::prolong", fbox,
       KOKKOS_LAMBDA(int i, int j, int k) { prolong_cell(i, j, k, fa, ca, dim, linear); });
 }

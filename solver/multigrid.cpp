@@ -162,7 +162,7 @@ int Multigrid::num_grids() const {
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
-      phi.fill_boundary(g.comm);
+      phi.fill_boundary(g.comm, true);
       for (size_t p = 0; p < phi.size(); ++p)
         if (phi.owns(p))
           mg::gauss_seidel(phi[p], f[p], phi.box(p), color, g.stencil, cfg_.omega);
@@ -170,7 +170,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) 
 }
 
 void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
-  phi.fill_boundary(g.comm);
+  phi.fill_boundary(g.comm, true);
   for (size_t p = 0; p < phi.size(); ++p)
     if (phi.owns(p)) mg::residual(r[p], phi[p], f[p], phi.box(p), g.stencil);
 }
@@ -282,7 +282,7 @@ void Multigrid::bottom_solve(Grid& g) {
   // answer, and CG on round-off alone would wander.
   const double target = cfg_.bottom_rtol * cfg_.bottom_rtol * dot(rhs, rhs);
   for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
-    pd.fill_boundary(g.comm);
+    pd.fill_boundary(g.comm, true);
     mg::laplacian(q, p, b, g.stencil);
     const double pq = dot(p, q);
     if (pq == 0.0) break;

@@ -4,7 +4,7 @@
 // linear). Each is launched by one line of solver/mg_ops.cpp.
 #pragma once
 
-#include "amr/fab.hpp"
+#include "amr/field3.hpp"
 
 namespace pw {
 
@@ -23,57 +23,52 @@ struct PoissonStencil {
 
 /// Sum over directions of w_d (left + right) with wall ghosts' constant parts only, and
 /// the diagonal sum_d w_d (2 - b at each wall side): the Laplacian at (i, j, k) is
-/// off - diag * u(i, j, k).
-KOKKOS_INLINE_FUNCTION void stencil_parts(const Array4& u, int i, int j, int k,
-                                          const PoissonStencil& s, double& off,
-                                          double& diag) {
+/// off - diag * u(i, j, k). Walls are chosen by selects (the ghost beyond a wall is read
+/// and discarded), so that loops over i vectorize.
+KOKKOS_FORCEINLINE_FUNCTION void stencil_parts(const Field3& u, int i, int j, int k,
+                                               const PoissonStencil& s, double& off,
+                                               double& diag) {
   const int idx[3] = {i, j, k};
   off = 0.0;
   diag = 0.0;
   for (int d = 0; d < s.dim; ++d) {
     const int di = d == 0, dj = d == 1, dk = d == 2;
-    double sum = 0.0, dd = 2.0;
-    if (s.wall[d][0] && idx[d] == s.domain.lo[d]) {
-      sum += s.a[d][0];
-      dd -= s.b[d][0];
-    } else {
-      sum += u(i - di, j - dj, k - dk);
-    }
-    if (s.wall[d][1] && idx[d] == s.domain.hi[d]) {
-      sum += s.a[d][1];
-      dd -= s.b[d][1];
-    } else {
-      sum += u(i + di, j + dj, k + dk);
-    }
+    const bool lo = s.wall[d][0] && idx[d] == s.domain.lo[d];
+    const bool hi = s.wall[d][1] && idx[d] == s.domain.hi[d];
+    const double left = u(i - di, j - dj, k - dk), right = u(i + di, j + dj, k + dk);
+    const double sum = (lo ? s.a[d][0] : left) + (hi ? s.a[d][1] : right);
+    const double dd = 2.0 - (lo ? s.b[d][0] : 0.0) - (hi ? s.b[d][1] : 0.0);
     off += s.w[d] * sum;
     diag += s.w[d] * dd;
   }
 }
 
 /// out = L u at (i, j, k).
-KOKKOS_INLINE_FUNCTION void laplacian_cell(int i, int j, int k, const Array4& out,
-                                           const Array4& u, const PoissonStencil& s) {
+KOKKOS_FORCEINLINE_FUNCTION void laplacian_cell(int i, int j, int k, const Field3& out,
+                                                const Field3& u,
+                                                const PoissonStencil& s) {
   double off, diag;
   stencil_parts(u, i, j, k, s, off, diag);
   out(i, j, k) = off - diag * u(i, j, k);
 }
 
 /// r = f - L u at (i, j, k).
-KOKKOS_INLINE_FUNCTION void residual_cell(int i, int j, int k, const Array4& r,
-                                          const Array4& u, const Array4& f,
-                                          const PoissonStencil& s) {
+KOKKOS_FORCEINLINE_FUNCTION void residual_cell(int i, int j, int k, const Field3& r,
+                                               const Field3& u, const Field3& f,
+                                               const PoissonStencil& s) {
   double off, diag;
   stencil_parts(u, i, j, k, s, off, diag);
   r(i, j, k) = f(i, j, k) - (off - diag * u(i, j, k));
 }
 
-/// Gauss-Seidel: u(i, j, k) solves its own row of L u = f given its neighbours. Only
-/// cells of one colour ((i + j + k) even or odd) are updated in one pass, and they read
-/// only the other colour, so the result does not depend on the order of the cells.
-KOKKOS_INLINE_FUNCTION void gauss_seidel_cell(int i, int j, int k, int color,
-                                              const Array4& u, const Array4& f,
-                                              const PoissonStencil& s, double omega) {
-  if (((i + j + k) & 1) != color) return;
+/// Gauss-Seidel, over-relaxed by omega: u(i, j, k) moves towards the solution of its own
+/// row of L u = f given its neighbours. Callers update the cells of one colour
+/// ((i + j + k) even or odd) in a pass; they read only the other colour, so the result
+/// does not depend on the order of the cells.
+KOKKOS_FORCEINLINE_FUNCTION void gauss_seidel_cell(int i, int j, int k, const Field3& u,
+                                                   const Field3& f,
+                                                   const PoissonStencil& s,
+                                                   double omega) {
   double off, diag;
   stencil_parts(u, i, j, k, s, off, diag);
   const double old = u(i, j, k);
@@ -82,8 +77,8 @@ KOKKOS_INLINE_FUNCTION void gauss_seidel_cell(int i, int j, int k, int color,
 
 /// Coarse cell (i, j, k) = the mean of its 2^dim fine cells (ratio 2 in the used
 /// directions).
-KOKKOS_INLINE_FUNCTION void restrict_cell(int i, int j, int k, const Array4& crse,
-                                          const Array4& fine, int dim) {
+KOKKOS_FORCEINLINE_FUNCTION void restrict_cell(int i, int j, int k, const Field3& crse,
+                                               const Field3& fine, int dim) {
   const int nk = dim == 3 ? 2 : 1;
   double sum = 0.0;
   for (int kk = 0; kk < nk; ++kk)
@@ -96,8 +91,8 @@ KOKKOS_INLINE_FUNCTION void restrict_cell(int i, int j, int k, const Array4& crs
 /// fine(i, j, k) += the coarse correction at its centre: the parent's value (constant),
 /// or multilinear from the parent and its neighbours towards the fine cell, weights 3/4
 /// and 1/4 per direction (linear; reads the coarse ghosts).
-KOKKOS_INLINE_FUNCTION void prolong_cell(int i, int j, int k, const Array4& fine,
-                                         const Array4& crse, int dim, bool linear) {
+KOKKOS_FORCEINLINE_FUNCTION void prolong_cell(int i, int j, int k, const Field3& fine,
+                                              const Field3& crse, int dim, bool linear) {
   const int ic = i >> 1, jc = j >> 1, kc = dim == 3 ? (k >> 1) : k;
   if (!linear) {
     fine(i, j, k) += crse(ic, jc, kc);

@@ -1,0 +1,81 @@
+// Field3, a raw one-component accessor for kernels whose inner loop over i must
+// vectorize, and for_each_cell_simd, the launch that lets it: one work item per (j, k)
+// row on host backends, one cell per thread on devices.
+#pragma once
+
+#include <string>
+
+#include "amr/fab.hpp"
+
+namespace pw {
+
+/// One component of cell or face data, reached by global (i, j, k) through a pointer and
+/// one folded offset, i contiguous. An access is a multiply-add per direction, where
+/// Array4 subtracts the lower corner first; and loops over i through it vectorize.
+struct Field3 {
+  double* p = nullptr;
+  long sj = 0, sk = 0;  // strides of j and k
+  long off = 0;         // minus the offset of global (0, 0, 0)
+  KOKKOS_FORCEINLINE_FUNCTION double& operator()(int i, int j, int k) const {
+    return p[off + i + sj * j + sk * k];
+  }
+};
+
+/// The Field3 of a contiguous array over box b at p.
+inline Field3 field_over(double* p, const Box& b) {
+  Field3 f;
+  f.p = p;
+  f.sj = b.size()[0];
+  f.sk = long(b.size()[0]) * b.size()[1];
+  f.off = -(b.lo[0] + f.sj * b.lo[1] + f.sk * b.lo[2]);
+  return f;
+}
+
+/// Component c of a (an empty Field3 where a holds no data).
+inline Field3 component(const Array4& a, int c) {
+  Field3 f;
+  if (a.v.data() == nullptr) return f;
+  f.p = a.v.data() + c * a.v.stride(0);
+  f.sj = long(a.v.stride(2));
+  f.sk = long(a.v.stride(1));
+  f.off = -(a.lo[0] + f.sj * a.lo[1] + f.sk * a.lo[2]);
+  return f;
+}
+
+// Tells the compiler that the iterations of the loop that follows are independent: each
+// writes its own element, and reads nothing that another writes. GCC cannot see that
+// through the pointers of Field3, and gives up past ten run-time alias checks.
+#if defined(__clang__)
+#define PW_INDEPENDENT_ITERATIONS _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(__CUDACC__)
+#define PW_INDEPENDENT_ITERATIONS _Pragma("GCC ivdep")
+#else
+#define PW_INDEPENDENT_ITERATIONS
+#endif
+
+/// for_each_cell, with the i loop of each (j, k) row in one work item on host backends,
+/// written so that the compiler vectorizes it. It does not vectorize the inner loop of
+/// Kokkos 3's MDRange: GCC sees its index as a wrapping unsigned sum, so no address in
+/// it is affine. Device backends keep one cell per thread. f must not write what another
+/// cell reads.
+template <class F>
+void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if constexpr (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
+    for_each_cell(label, b, f);
+  } else {
+    if (b.empty()) return;
+    const int lo0 = b.lo[0], hi0 = b.hi[0], lo1 = b.lo[1], lo2 = b.lo[2];
+    const int n1 = b.size()[1];
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, n1 * b.size()[2]),
+        KOKKOS_LAMBDA(int row) {
+          const int j = lo1 + row % n1, k = lo2 + row / n1;
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = lo0; i <= hi0; ++i)
+            f(i, j, k);
+        });
+  }
+}
+
+}  // namespace pw
