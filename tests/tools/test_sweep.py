@@ -389,7 +389,7 @@ def check_plots(tools, exe, work):
                        capture_output=True, text=True)
     print(p.stdout + p.stderr)
     assert p.returncode == 0
-    for name in ["imbalance", "avg_std", "idle", "scaling"]:
+    for name in ["imbalance", "avg_std", "idle", "scaling", "phases"]:
         png = os.path.join(out, f"sweep_{name}.png")
         assert os.path.getsize(png) > 10000 and os.path.getsize(png[:-3] + "pdf") > 1000
         img = mpimg.imread(png)
@@ -413,6 +413,14 @@ def check_plots(tools, exe, work):
         assert t.get_ydata()[i] == float(r["wall_s"]) / int(r["steps"]), r["run_id"]
     eff = [ln for ln in fig.axes[1].get_lines()]
     assert all(ln.get_ydata()[0] == 1.0 for ln in eff)  # efficiency 1 at the fewest ranks
+    # Stacked phases: bar (balancer, ranks) of phase "advance" is the run's phase time.
+    fig = plot.make_figure(series, "phases")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    [advance] = [c for c in ax.containers if c.get_label() == "advance"]
+    for r in rows:
+        i = labels.index(f"{r['balancer']}\n{r['ranks']}")
+        assert advance.patches[i].get_height() == float(r["phase_advance_s"]), r["run_id"]
 
 
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
