@@ -7,14 +7,19 @@ import sys
 import time
 
 
-def finished(run, retry_failed=False):
-    """The run left a summary (ok, or error unless `retry_failed`)."""
+def status(run):
+    """The status its summary reports ("ok", "error"), or None when it has none."""
     try:
         with open(run.summary) as f:
-            status = json.load(f).get("status")
+            return json.load(f).get("status")
     except (OSError, ValueError):
-        return False
-    return status == "ok" or (status == "error" and not retry_failed)
+        return None
+
+
+def finished(run, retry_failed=False):
+    """The run left a summary (ok, or error unless `retry_failed`)."""
+    s = status(run)
+    return s == "ok" or (s == "error" and not retry_failed)
 
 
 def _clock(seconds):
@@ -27,8 +32,10 @@ def run_all(sweep, retry_failed=False, out=sys.stderr):
     todo = [r for r in sweep.runs if not finished(r, retry_failed)]
     skipped = len(sweep.runs) - len(todo)
     if skipped:
+        errors = sum(status(r) == "error" for r in sweep.runs) if not retry_failed else 0
         print(f"sweep: {skipped} of {len(sweep.runs)} runs already have a summary; "
-              "skipping them", file=out)
+              "skipping them" + (f" ({errors} reporting an error: --retry-failed runs "
+                                 "them again)" if errors else ""), file=out)
     failed = 0
     spent = 0.0
     for i, run in enumerate(todo):
