@@ -389,7 +389,7 @@ def check_plots(tools, exe, work):
                        capture_output=True, text=True)
     print(p.stdout + p.stderr)
     assert p.returncode == 0
-    for name in ["imbalance", "avg_std", "idle", "scaling", "phases"]:
+    for name in ["imbalance", "avg_std", "idle", "scaling", "phases", "relative"]:
         png = os.path.join(out, f"sweep_{name}.png")
         assert os.path.getsize(png) > 10000 and os.path.getsize(png[:-3] + "pdf") > 1000
         img = mpimg.imread(png)
@@ -421,6 +421,18 @@ def check_plots(tools, exe, work):
     for r in rows:
         i = labels.index(f"{r['balancer']}\n{r['ranks']}")
         assert advance.patches[i].get_height() == float(r["phase_advance_s"]), r["run_id"]
+    # Relative time (seed 000's Table 2): each run's wall time over lan's at its ranks.
+    with open(os.path.join(out, "sweep_relative.csv"), newline="") as f:
+        rel = {(t["ranks"], t["balancer"]): float(t["relative_to_lan"])
+               for t in csv.DictReader(f)}
+    fig = plot.make_figure(series, "relative", reference="lan")
+    bars = {c.get_label(): c for c in fig.axes[0].containers}
+    for r in rows:
+        [lan] = [x for x in rows if x["balancer"] == "lan" and x["ranks"] == r["ranks"]]
+        want = float(r["wall_s"]) / float(lan["wall_s"])
+        assert rel[(r["ranks"], r["balancer"])] == want, r["run_id"]
+        i = [1, 2].index(int(r["ranks"]))
+        assert bars[r["balancer"]].patches[i].get_height() == want, r["run_id"]
 
 
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
