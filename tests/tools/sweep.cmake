@@ -1,7 +1,8 @@
 # tools/sweep and the run summary end to end (tests/tools/test_sweep.py): a 2x2 local
 # sweep of tiny runs, its table, the summaries against their schema, failed, resumed and
-# killed runs, slurm/pbs/flux job scripts, weak scaling, bad arguments and the plots. Each check
-# has its own directory under sweep/, but collect and schema read what local made.
+# killed runs, slurm/pbs/flux job scripts, weak scaling, variant axes, the example sweep
+# files, bad arguments and the plots. Each check has its own directory under sweep/, but
+# collect, schema and plots read what local (and failed) made.
 find_program(PW_PYTHON3 NAMES python3 HINTS /usr/bin)
 set(PW_SWEEP_DIR ${CMAKE_CURRENT_BINARY_DIR}/sweep)
 file(MAKE_DIRECTORY ${PW_SWEEP_DIR})
@@ -15,7 +16,8 @@ function(pw_sweep_test check)
   set_tests_properties(sweep.${check} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
-foreach(check local failed collect schema resume killed jobs weak bad_args plots)
+foreach(check local failed collect schema resume killed jobs weak variants examples
+    bad_args plots)
   pw_sweep_test(${check})
 endforeach()
 set_tests_properties(sweep.local PROPERTIES FIXTURES_SETUP sweep_local PROCESSORS 2)

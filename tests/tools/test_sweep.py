@@ -19,6 +19,9 @@ CHECK:
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
               asks, run lines equal to --dry-run's
   weak        --weak keeps cells per rank fixed
+  variants    an axis of named override sets puts each set on its runs' command lines
+  examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
+              that pass bash -n
   bad_args    mistakes give one line "sweep: error: ...", no traceback
   plots       (after local) tools/plot_sweep draws every figure (PNG, PDF) and the
               plotted points are the table's values
@@ -332,6 +335,43 @@ def check_weak(tools, exe, work):
     assert "domain.n_cell" not in lines
 
 
+def check_variants(tools, exe, work):
+    path = os.path.join(work, "variants.toml")
+    with open(path, "w") as f:
+        f.write(f'decks = [{json.dumps(DECK)}]\nranks = [1, 2]\n[axes]\nvariant = [\n'
+                '  {name = "lan", set = ["balance.method=lan"]},\n'
+                '  {name = "lan_distributed", set = ["balance.method=lan_distributed", '
+                '"balance.levels=all"]},\n]\n"amr.max_grid_size" = [16, 32]\n'
+                f'[launcher]\nexecutable = {json.dumps(exe)}\n')
+    lines = sweep(tools, [path, "--dry-run"]).stdout.splitlines()
+    assert len(lines) == 2 * 2 * 2, lines
+    for line in lines:
+        rid, cmd = line.split(": ", 1)
+        words = shlex.split(cmd)
+        m = re.search(r"__variant-(\w+)__amr.max_grid_size-(\d+)__", rid)
+        assert m, rid
+        assert f"balance.method={m.group(1)}" in words
+        assert ("balance.levels=all" in words) == (m.group(1) == "lan_distributed")
+        assert f"amr.max_grid_size={m.group(2)}" in words
+
+
+def check_examples(tools, exe, work):
+    """Every sweep file in inputs/sweeps lists its runs and writes sound job scripts."""
+    files = sorted(glob.glob(os.path.join(os.path.dirname(tools), "inputs", "sweeps",
+                                          "*.toml")))
+    assert files
+    for path in files:
+        for kind in ["local", "slurm", "pbs", "flux"]:
+            out = os.path.join(work, "examples", os.path.basename(path)[:-5], kind)
+            shutil.rmtree(out, ignore_errors=True)
+            dry = sweep(tools, [path, "--launcher", kind, "--out", out, "--dry-run"])
+            assert dry.stdout.strip()
+            if kind != "local":
+                sweep(tools, [path, "--launcher", kind, "--out", out])
+                for script in glob.glob(os.path.join(out, "jobs", "*")):
+                    subprocess.run(["bash", "-n", script], check=True)
+
+
 def check_bad_args(tools, exe, work):
     path = os.path.join(work, "bad.toml")
     cases = [([], None, "required"),
@@ -346,7 +386,11 @@ def check_bad_args(tools, exe, work):
               "launcher.time"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\n"output.dir" = ["a"]\n',
               "output.dir"),
-             (["X"], "decks = [\n", "bad.toml")]
+             (["X"], "decks = [\n", "bad.toml"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\nv = [{{name = "a", set = ["x=1"]}},'
+              ' 2]\n', "not both"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\nv = [{{name = "a"}}]\n',
+              "a variant is")]
     for args, text, expected in cases:
         if text is not None:
             with open(path, "w") as f:
@@ -438,7 +482,7 @@ def check_plots(tools, exe, work):
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
           "failed": check_failed, "resume": check_resume, "killed": check_killed,
           "jobs": check_jobs, "weak": check_weak, "bad_args": check_bad_args,
-          "plots": check_plots}
+          "plots": check_plots, "variants": check_variants, "examples": check_examples}
 
 
 def main():

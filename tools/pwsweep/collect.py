@@ -90,6 +90,7 @@ def gather(dirs):
                     err = _log_error(os.path.join(os.path.dirname(summary), "log.txt"))
                     row.update({"status": "missing",
                                 "error": err or "no summary: not run yet, or killed"})
+                row.update(r["axes"])  # an axis named as a figure column wins
                 row["summary"] = summary
                 rows.append(row)
         # Summaries of runs made outside a sweep: the axes from the summary itself.

@@ -189,7 +189,7 @@ def weak_n_cell(n_cell, factor):
 def _run_id(deck, ranks, axes, repeat):
     parts = [os.path.splitext(os.path.basename(deck))[0], f"np{ranks}"]
     for k, v in axes.items():
-        parts.append(f"{k}-{toml_value(v)}")
+        parts.append(f"{k}-{v if isinstance(v, str) else toml_value(v)}")
     parts.append(f"r{repeat}")
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", "__".join(parts)).strip("_")
 
@@ -230,6 +230,7 @@ def load(path, out=None, weak=None, kind=None):
     for k, v in axes.items():
         if not isinstance(v, list) or not v:
             raise SweepError(f"{path}: axes.{k}: expected a non-empty list of values")
+        _check_variants(k, v, path)
         if k.startswith("output."):
             raise SweepError(f"{path}: axes.{k}: output.dir and output.prefix are the "
                              "sweep's; put other output keys under set")
@@ -250,10 +251,13 @@ def load(path, out=None, weak=None, kind=None):
     names = list(axes)
     for deck in decks:
         for values in itertools.product(*(axes[k] for k in names)):
-            point = dict(zip(names, values))
+            point = {k: v["name"] if isinstance(v, dict) else v
+                     for k, v in zip(names, values)}
+            axis_overrides = [o for k, v in zip(names, values) for o in (
+                v["set"] if isinstance(v, dict) else [f"{k}={toml_value(v)}"])]
             for r in ranks:
                 for rep in range(repeats):
-                    o = list(fixed) + [f"{k}={toml_value(v)}" for k, v in point.items()]
+                    o = list(fixed) + axis_overrides
                     if weak:
                         n = _n_cell(deck, o)
                         if not isinstance(n, list):
@@ -272,6 +276,25 @@ def load(path, out=None, weak=None, kind=None):
         x.command = command(launcher, x)
     name = d.get("name", os.path.splitext(os.path.basename(path))[0])
     return Sweep(name, os.path.abspath(path), out, runs, launcher, names)
+
+
+def _check_variants(key, values, path):
+    """An axis is deck values, or variants: {name = "...", set = ["key=value", ...]}, each
+    a named set of overrides (the axis is then a column name, not a deck key)."""
+    tables = [isinstance(v, dict) for v in values]
+    if any(tables) and not all(tables):
+        raise SweepError(f"{path}: axes.{key}: give either deck values or variants "
+                         "({name = ..., set = [...]}), not both")
+    for v in values if all(tables) else []:
+        ok = (set(v) == {"name", "set"} and isinstance(v["name"], str) and v["name"]
+              and isinstance(v["set"], list)
+              and all(isinstance(x, str) and "=" in x for x in v["set"]))
+        if not ok:
+            raise SweepError(f"{path}: axes.{key}: a variant is {{name = \"...\", set = "
+                             f"[\"key=value\", ...]}}, got {v!r}")
+    names = [v["name"] for v in values] if all(tables) else []
+    if len(set(names)) != len(names):
+        raise SweepError(f"{path}: axes.{key}: two variants share a name")
 
 
 def _flatten(t, prefix=""):
