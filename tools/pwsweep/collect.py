@@ -23,7 +23,16 @@ FIGURES = ["status", "error", "n_cell", "steps", "finest_level", "regrids", "wal
 
 
 def figures(s):
-    """The figure columns of one summary (a dict)."""
+    """The figure columns of one summary (a dict); a summary without the fields of
+    schema version 1 is "unreadable"."""
+    try:
+        return _figures(s)
+    except (KeyError, TypeError, AttributeError) as e:
+        return {"status": "unreadable", "error": f"summary without {e}",
+                "code_version": s.get("code_version", "") if isinstance(s, dict) else ""}
+
+
+def _figures(s):
     row = {"status": s.get("status"), "error": s.get("error") or "",
            "code_version": s.get("code_version", ""),
            "n_cell": s.get("deck", {}).get("used", {}).get("domain.n_cell", "")}
@@ -76,8 +85,10 @@ def gather(dirs):
     rows, axes, seen = [], [], set()
     for d in dirs:
         for manifest in sorted(glob.glob(os.path.join(d, "**", MANIFEST), recursive=True)):
-            with open(manifest) as f:
-                m = json.load(f)
+            m = _read(manifest)
+            if "runs" not in m or "axes" not in m:
+                raise ValueError(f"{manifest}: not a sweep's list of runs "
+                                 f"({m.get('error', 'no runs')})")
             axes += [a for a in m["axes"] if a not in axes]
             for r in m["runs"]:
                 summary = os.path.abspath(r["summary"])

@@ -163,12 +163,15 @@ def read_launcher(d, where, kind=None):
 
 def _n_cell(deck, overrides):
     """domain.n_cell as the run would see it (the last override wins over the deck)."""
-    for o in reversed(overrides):
-        key, _, value = o.partition("=")
-        if key.strip() == "domain.n_cell":
-            return tomllib.loads("v = " + value)["v"]
-    with open(deck, "rb") as f:
-        return tomllib.load(f).get("domain", {}).get("n_cell")
+    try:
+        for o in reversed(overrides):
+            key, _, value = o.partition("=")
+            if key.strip() == "domain.n_cell":
+                return tomllib.loads("v = " + value)["v"]
+        with open(deck, "rb") as f:
+            return tomllib.load(f).get("domain", {}).get("n_cell")
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{deck}: weak scaling cannot read domain.n_cell: {e}")
 
 
 def weak_n_cell(n_cell, factor):
@@ -275,6 +278,9 @@ def load(path, out=None, weak=None, kind=None):
     for x in runs:
         x.command = command(launcher, x)
     name = d.get("name", os.path.splitext(os.path.basename(path))[0])
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name):
+        raise SweepError(f"{path}: name: expected letters, digits and _.+- (it names the "
+                         f"jobs and their scripts), got {name!r}")
     return Sweep(name, os.path.abspath(path), out, runs, launcher, names)
 
 
