@@ -45,6 +45,8 @@ class BalancerPlanner : public LayoutPlanner {
                const std::vector<std::vector<double>>& seconds) override;
   std::vector<LayoutHop> hops() const override { return hops_; }
   const Balancer& balancer() const { return *balancer_; }
+  /// Groups and speeds of the ranks, as the balancer sees them.
+  const RankInfo& ranks() const { return ranks_; }
   /// What the run measured since (seed 001's T and delta); the same on every rank.
   void set_measurements(double step_seconds, double overhead_seconds) {
     ranks_.measured.step_seconds = step_seconds;

@@ -6,6 +6,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <optional>
+
+#include "app/run_summary.hpp"
 #include "app/simulation.hpp"
 
 namespace {
@@ -24,16 +27,22 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     const int code = cli.exit(e);
     return code == 0 ? 0 : 2;
   }
+  const pw::RunIdentity id{"patchwork " PATCHWORK_VERSION, deck_path, overrides};
+  std::optional<pw::Deck> deck;  // once loaded, an error is recorded in its output.dir
   try {
-    const pw::Deck deck = pw::Deck::load(deck_path, overrides);
-    pw::Simulation sim(deck, comm);
+    deck = pw::Deck::load(deck_path, overrides);
+    pw::Simulation sim(*deck, comm);
     // Every key as used, defaults included, so a log says exactly what ran.
     if (comm.rank() == 0)
       fmt::print("deck {} on {} ranks, as used:\n{}", deck_path, comm.size(),
-                 deck.echo());
-    sim.run(true);
+                 deck->echo());
+    const pw::RunResult result = sim.run(true);
+    pw::write_run_summary(sim, result, *deck, id, comm);
   } catch (const pw::UserError& e) {
-    if (comm.rank() == 0) fmt::print(stderr, "patchwork: error: {}\n", e.what());
+    if (comm.rank() == 0) {
+      fmt::print(stderr, "patchwork: error: {}\n", e.what());
+      if (deck) pw::write_error_summary(*deck, id, e.what(), comm.size());
+    }
     return 2;
   }
   return 0;

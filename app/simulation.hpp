@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,14 @@ class Simulation {
   /// prints the per-step lines and the summary.
   RunResult run(bool verbose = true);
   const Hierarchy& hierarchy() const { return *hierarchy_; }
+  // For the run summary (app/run_summary.hpp).
+  const Physics& physics() const { return *physics_; }
+  const BalancerPlanner& planner() const { return *planner_; }
+  const OutputConfig& output() const { return output_; }
+  /// Seconds per phase on this rank (phases are exclusive, so they add up).
+  const std::map<std::string, double>& phase_times() const {
+    return hierarchy_->timers().seconds();
+  }
 
  private:
   void print_step(int step, double dt) const;

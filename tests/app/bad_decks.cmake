@@ -1,15 +1,19 @@
 # The executable on bad input: exit code 2 and one message naming the file, the line, the key
 # and what was expected, before any work (nothing on stdout). Run at 2 ranks too, so that
-# the message is printed once.
+# the message is printed once. Each test runs in its own directory, as a deck error is
+# recorded in output.dir's run summary and tests run at the same time.
 set(PW_DECKS ${CMAKE_CURRENT_LIST_DIR}/decks)
 set(PW_GOOD_DECK ${PROJECT_SOURCE_DIR}/inputs/bubble_2d.toml)
 
 function(pw_bad_deck name expected)
   foreach(np 1 2)
+    set(dir ${CMAKE_CURRENT_BINARY_DIR}/bad_deck/${name}.np${np})
+    file(MAKE_DIRECTORY ${dir})
     add_test(NAME bad_deck.${name}.np${np}
       COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_error.sh "${expected}"
               ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
-              $<TARGET_FILE:patchwork> ${ARGN})
+              $<TARGET_FILE:patchwork> ${ARGN}
+      WORKING_DIRECTORY ${dir})
     set_tests_properties(bad_deck.${name}.np${np} PROPERTIES
       ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)
   endforeach()

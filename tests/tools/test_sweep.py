@@ -1,0 +1,501 @@
+#!/usr/bin/env python3
+"""tools/sweep and the run summary, end to end on tiny runs (a 2D bubble of a few steps).
+Usage:
+
+  test_sweep.py CHECK TOOLS_DIR PATCHWORK WORK_DIR
+
+CHECK:
+  local       a 2x2 local sweep (knapsack, lan x 1, 2 ranks) leaves one summary per run,
+              and --dry-run lists the commands it ran (sweep.json)
+  collect     (after local) one CSV row per run with its axes and its summary's figures,
+              and one median row per configuration
+  schema      (after local, failed) every summary validates against
+              tools/run_summary.schema.json, which rejects broken ones; the summary
+              agrees with the log's fingerprint and cell-update lines
+  failed      runs with a bad override are rows with their error; a deck that cannot be
+              read is a row with the log's error, not missing
+  resume      a second sweep skips the finished runs and redoes only a deleted one
+  killed      a run killed mid-way leaves no summary
+  jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
+              asks, run lines equal to --dry-run's
+  weak        --weak keeps cells per rank fixed
+  variants    an axis of named override sets puts each set on its runs' command lines
+  examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
+              that pass bash -n
+  bad_args    mistakes give one line "sweep: error: ...", no traceback
+  plots       (after local) tools/plot_sweep draws every figure (PNG, PDF) and the
+              plotted points are the table's values
+"""
+import csv
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+SKIP = 77
+
+
+def sweep(tools, args, expect=0):
+    p = subprocess.run([sys.executable, os.path.join(tools, "sweep")] + args,
+                       capture_output=True, text=True)
+    print(f"$ sweep {' '.join(args)}\n{p.stdout}{p.stderr}", end="")
+    assert p.returncode == expect, f"sweep exited with {p.returncode}, expected {expect}"
+    return p
+
+
+def write_sweep(path, exe, ranks, methods, sets, repeats=1, extra=""):
+    """A sweep file of the 2D bubble (DECK) with `sets` fixed and the balancers an axis."""
+    with open(path, "w") as f:
+        f.write(f"decks = [{json.dumps(DECK)}]\nranks = {ranks}\nrepeats = {repeats}\n"
+                f"set = {json.dumps(sets)}\n[axes]\n\"balance.method\" = {json.dumps(methods)}\n"
+                f"[launcher]\nexecutable = {json.dumps(exe)}\n{extra}\n"
+                "[launcher.local]\nmpirun = \"mpirun --oversubscribe -np {ranks}\"\n")
+
+
+TINY = ["time.max_step=3", "output.write=false", "domain.n_cell=[32,32]", "amr.max_level=1"]
+DECK = ""  # inputs/bubble_2d.toml, set by main()
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def summaries(out):
+    return sorted(glob.glob(os.path.join(out, "runs", "*", "run_summary.json")))
+
+
+def check_local(tools, exe, work):
+    write_sweep(os.path.join(work, "local.toml"), exe, [1, 2], ["knapsack", "lan"], TINY)
+    out = os.path.join(work, "local")
+    shutil.rmtree(out, ignore_errors=True)
+    p = sweep(tools, [os.path.join(work, "local.toml"), "--out", out])
+    assert "[4/4 done, 0 left] 4 ran (0 failed), 0 skipped" in p.stderr
+    assert len(summaries(out)) == 4, summaries(out)
+    dry = sweep(tools, [os.path.join(work, "local.toml"), "--out", out, "--dry-run"])
+    listed = dict(x.split(": ", 1) for x in dry.stdout.splitlines())
+    with open(os.path.join(out, "sweep.json")) as f:
+        manifest = json.load(f)
+    assert len(listed) == 4 == len(manifest["runs"])
+    for r in manifest["runs"]:
+        assert shlex.split(listed[r["run_id"]]) == r["command"], r["run_id"]
+        assert os.path.isfile(r["summary"]), r["summary"]
+
+
+def check_collect(tools, exe, work):
+    out = os.path.join(work, "local")
+    sweep(tools, ["collect", out, "-o", os.path.join(work, "runs.csv"),
+                  "--medians", os.path.join(work, "medians.csv")])
+    rows = read_csv(os.path.join(work, "runs.csv"))
+    assert len(rows) == 4, rows
+    for col in ["run_id", "deck", "ranks", "balance.method", "repeat", "status", "error",
+                "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "wall_s",
+                "cell_updates", "cell_updates_per_s", "bytes_migrated", "cut_cells",
+                "fingerprint", "phase_advance_s"]:
+        assert col in rows[0], f"no column {col}"
+    assert sorted((r["balance.method"], r["ranks"]) for r in rows) == [
+        ("knapsack", "1"), ("knapsack", "2"), ("lan", "1"), ("lan", "2")]
+    for r in rows:
+        with open(r["summary"]) as f:
+            s = json.load(f)
+        assert r["status"] == "ok" and r["error"] == ""
+        assert r["balancer"] == r["balance.method"] == s["balance"]["method"]
+        assert int(r["ranks"]) == s["ranks"]["count"]
+        assert float(r["imbalance"]) == s["balance"]["mean"]["imbalance_ratio"]
+        assert float(r["idle_pct"]) == 100 * s["balance"]["mean"]["idle_procs"]
+        assert int(r["cell_updates"]) == s["cell_updates"]
+        assert float(r["wall_s"]) == s["wall_seconds"]["max"]
+        assert r["fingerprint"] == s["fingerprint"]
+    # Balancers never change the answer: one fingerprint for the whole sweep.
+    assert len({r["fingerprint"] for r in rows}) == 1
+    med = read_csv(os.path.join(work, "medians.csv"))
+    assert len(med) == 4 and all(m["runs"] == "1" and m["failed"] == "0" for m in med)
+    for m in med:
+        r = next(r for r in rows if (r["balance.method"], r["ranks"]) ==
+                 (m["balance.method"], m["ranks"]))
+        assert float(m["imbalance"]) == float(r["imbalance"])
+
+
+def check_failed(tools, exe, work):
+    path = os.path.join(work, "failed.toml")
+    write_sweep(path, exe, [1], ["knapsack"], TINY + ["amr.max_level=two"], repeats=2)
+    out = os.path.join(work, "failed")
+    shutil.rmtree(out, ignore_errors=True)
+    sweep(tools, [path, "--out", out], expect=1)
+    # A deck that does not parse: no summary (no output.dir known), the log's error.
+    broken = os.path.join(work, "broken.toml")
+    with open(broken, "w") as f:
+        f.write("[domain\n")
+    bpath = os.path.join(work, "broken_sweep.toml")
+    write_sweep(bpath, exe, [1], ["knapsack"], TINY)
+    with open(bpath) as f:
+        text = f.read().replace(json.dumps(DECK), json.dumps(broken), 1)
+    with open(bpath, "w") as f:
+        f.write(text)
+    bout = os.path.join(out, "broken")
+    sweep(tools, [bpath, "--out", bout], expect=1)
+    sweep(tools, ["collect", out])
+    rows = read_csv(os.path.join(out, "sweep_runs.csv"))
+    assert len(rows) == 3, rows
+    bad = [r for r in rows if r["deck"] == "bubble_2d.toml"]
+    assert len(bad) == 2 and all(r["status"] == "error" for r in bad), bad
+    for r in bad:
+        assert "amr.max_level: expected an integer" in r["error"], r["error"]
+    [b] = [r for r in rows if r["deck"] == "broken.toml"]
+    assert b["status"] == "missing" and "broken.toml" in b["error"], b
+    med = read_csv(os.path.join(out, "sweep_medians.csv"))
+    [m] = [m for m in med if m["deck"] == "bubble_2d.toml"]
+    assert m["runs"] == "0" and m["failed"] == "2" and "amr.max_level" in m["errors"], m
+
+
+def check_schema(tools, exe, work):
+    try:
+        import jsonschema
+    except ImportError:
+        print("no jsonschema module (Debian: python3-jsonschema)")
+        sys.exit(SKIP)
+    with open(os.path.join(tools, "run_summary.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft7Validator.check_schema(schema)
+    validator = jsonschema.Draft7Validator(schema)
+    files = summaries(os.path.join(work, "local")) + summaries(os.path.join(work, "failed"))
+    statuses = []
+    for path in files:
+        with open(path) as f:
+            s = json.load(f)
+        errors = list(validator.iter_errors(s))
+        assert not errors, f"{path}: {errors[0].message}"
+        statuses.append(s["status"])
+        if s["status"] == "ok":  # the file says what the log says
+            with open(os.path.join(os.path.dirname(path), "log.txt")) as f:
+                log = f.read()
+            assert re.search(rf"^fingerprint: {s['fingerprint']}$", log, re.M), path
+            assert re.search(rf"^cell updates: {s['cell_updates']}$", log, re.M), path
+            assert len(s["ranks"]["hostnames"]) == s["ranks"]["count"]
+            assert len(s["balance"]["steps"]) == s["balance"]["balancing_steps"] > 0
+            assert s["deck"]["used"]["balance.method"] == s["balance"]["method"]
+    assert statuses.count("ok") == 4 and statuses.count("error") == 2, statuses
+    # The schema has teeth: broken summaries fail it.
+    with open(files[0]) as f:
+        good = json.load(f)
+    for name, broken in [("no fingerprint", {k: v for k, v in good.items()
+                                              if k != "fingerprint"}),
+                         ("ok with an error", {**good, "error": "x"}),
+                         ("short fingerprint", {**good, "fingerprint": "abc"}),
+                         ("phase without max", {**good, "phases": {"advance": {"min": 0,
+                                                                                "mean": 0}}})]:
+        assert list(validator.iter_errors(broken)), f"schema accepts a summary with {name}"
+
+
+def check_resume(tools, exe, work):
+    path = os.path.join(work, "resume.toml")
+    write_sweep(path, exe, [1], ["knapsack"], TINY, repeats=2)
+    out = os.path.join(work, "resume")
+    shutil.rmtree(out, ignore_errors=True)
+    p = sweep(tools, [path, "--out", out])
+    assert "2 ran (0 failed), 0 skipped" in p.stderr
+    files = summaries(out)
+    assert len(files) == 2
+    stamps = {f: os.stat(f).st_mtime_ns for f in files}
+    p = sweep(tools, [path, "--out", out])
+    assert "0 ran (0 failed), 2 skipped" in p.stderr
+    assert {f: os.stat(f).st_mtime_ns for f in files} == stamps
+    os.remove(files[1])
+    p = sweep(tools, [path, "--out", out])
+    assert "1 ran (0 failed), 1 skipped" in p.stderr
+    assert os.stat(files[0]).st_mtime_ns == stamps[files[0]] and os.path.isfile(files[1])
+
+
+def check_killed(tools, exe, work):
+    out = os.path.join(work, "killed")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    log = open(os.path.join(out, "log.txt"), "w+")
+    proc = subprocess.Popen([exe, DECK, "time.max_step=100000", "output.write=false",
+                             f"output.dir={json.dumps(out)}"], stdout=log,
+                            stderr=subprocess.STDOUT)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        log.seek(0)
+        if re.search(r"^step +3 ", log.read(), re.M):
+            break
+        assert proc.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        raise AssertionError("no step line within 60 s")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    left = os.listdir(out)
+    print("left after the kill:", left)
+    assert not any(x.endswith("_summary.json") for x in left), left
+    # and a complete run of the same command writes one
+    subprocess.run([exe, DECK, "time.max_step=2", "output.write=false",
+                    f"output.dir={json.dumps(out)}"], check=True, capture_output=True)
+    with open(os.path.join(out, "plt_summary.json")) as f:
+        assert json.load(f)["status"] == "ok"
+
+
+def directives(text, prefix):
+    return [line[len(prefix):].strip() for line in text.splitlines()
+            if line.startswith(prefix)]
+
+
+def check_jobs(tools, exe, work):
+    path = os.path.join(work, "jobs.toml")
+    write_sweep(path, exe, [2, 8], ["knapsack", "lan"], TINY, repeats=2,
+                extra='tasks_per_node = 4\nthreads = 3\ntime = "00:07:00"\naccount = "proj"')
+    for kind in ["slurm", "pbs", "flux"]:
+        for array in ([False, True] if kind != "flux" else [False]):
+            out = os.path.join(work, "jobs", f"{kind}{'_array' if array else ''}")
+            shutil.rmtree(out, ignore_errors=True)
+            args = [path, "--out", out, "--launcher", kind]
+            if array:
+                with open(path) as f:
+                    text = f.read().replace("[launcher]\n", "[launcher]\narray = true\n")
+                apath = os.path.join(work, f"jobs_{kind}_array.toml")
+                with open(apath, "w") as f:
+                    f.write(text)
+                args[0] = apath
+            p = sweep(tools, args)
+            dry = sweep(tools, args + ["--dry-run"]).stdout.splitlines()
+            listed = {i: shlex.split(c) for i, c in (x.split(": ", 1) for x in dry)}
+            scripts = sorted(glob.glob(os.path.join(out, "jobs", "*")))
+            assert len(scripts) == 2 and len(p.stdout.splitlines()) == 2, scripts
+            seen = {}
+            for s in scripts:
+                ranks = int(re.search(r"_np(\d+)\.", s).group(1))
+                nodes = 1 if ranks <= 4 else 2
+                subprocess.run(["bash", "-n", s], check=True)
+                with open(s) as f:
+                    text = f.read()
+                nruns = 4  # 2 methods x 2 repeats per rank count
+                minutes = 7 if array else 7 * nruns
+                hms = f"{minutes // 60:02d}:{minutes % 60:02d}:00"
+                if kind == "slurm":
+                    d = directives(text, "#SBATCH")
+                    want = [f"--nodes={nodes}", f"--ntasks={ranks}", "--cpus-per-task=3",
+                            f"--ntasks-per-node={min(ranks, 4)}", f"--time={hms}",
+                            "--account=proj"]
+                    want += [f"--array=0-{nruns - 1}"] if array else []
+                elif kind == "pbs":
+                    d = directives(text, "#PBS")
+                    per = min(ranks, 4)
+                    want = [f"-l select={nodes}:ncpus={3 * per}:mpiprocs={per}:ompthreads=3",
+                            f"-l walltime={hms}", "-A proj"]
+                    want += [f"-J 0-{nruns - 1}"] if array else []
+                else:
+                    d = directives(text, "#flux:")
+                    want = [f"-N {nodes}", f"-n {ranks}", "-c 3", f"-t {minutes}m",
+                            "--bank=proj"]
+                for w in want:
+                    assert w in d, f"{s}: no directive {w!r} in {d}"
+                assert ("--array" in " ".join(d) or "-J " in " ".join(d)) == array, d
+                assert "export OMP_NUM_THREADS=3" in text
+                for line in text.splitlines():
+                    words = shlex.split(line.strip().split(") ", 1)[-1]) if re.match(
+                        r"\s*(\d+\) )?run ", line) else None
+                    if words:
+                        words = [w for w in words if w != ";;"]
+                        assert words[2:] == listed[words[1]], f"{s}: {line}"
+                        assert words[2:][:3] == {"slurm": ["srun", "-n", str(ranks)],
+                                                 "pbs": ["mpiexec", "-n", str(ranks)],
+                                                 "flux": ["flux", "run", "-n"]}[kind]
+                        seen[words[1]] = ranks
+            assert sorted(seen) == sorted(listed), (sorted(seen), sorted(listed))
+    # flux has no job arrays: a one-line error
+    p = sweep(tools, [os.path.join(work, "jobs_slurm_array.toml"), "--launcher", "flux",
+                      "--dry-run"], expect=1)
+    assert p.stderr.startswith("sweep: error:") and "array" in p.stderr
+
+
+def check_weak(tools, exe, work):
+    path = os.path.join(work, "weak.toml")
+    write_sweep(path, exe, [2, 4, 8, 3], ["knapsack"], ["time.max_step=3"])
+    err = sweep(tools, [path, "--weak", "--dry-run"], expect=1).stderr
+    assert "multiples of the smallest" in err, err
+    write_sweep(path, exe, [1, 2, 4, 8, 6], ["knapsack"], ["time.max_step=3"])
+    lines = sweep(tools, [path, "--weak", "--dry-run"]).stdout.splitlines()
+    cells = {}
+    for line in lines:
+        words = shlex.split(line.split(": ", 1)[1])
+        ranks = int(words[words.index("-np") + 1])
+        [n] = [json.loads(w.split("=", 1)[1]) for w in words if w.startswith("domain.n_cell=")]
+        assert all(x % 8 == 0 for x in n), n  # still multiples of the blocking factor
+        cells[ranks] = n[0] * n[1]
+    assert {r: c // r for r, c in cells.items()} == {r: 64 * 64 for r in cells}, cells
+    # strong scaling (the default) leaves n_cell alone
+    lines = sweep(tools, [path, "--dry-run"]).stdout
+    assert "domain.n_cell" not in lines
+
+
+def check_variants(tools, exe, work):
+    path = os.path.join(work, "variants.toml")
+    with open(path, "w") as f:
+        f.write(f'decks = [{json.dumps(DECK)}]\nranks = [1, 2]\n[axes]\nvariant = [\n'
+                '  {name = "lan", set = ["balance.method=lan"]},\n'
+                '  {name = "lan_distributed", set = ["balance.method=lan_distributed", '
+                '"balance.levels=all"]},\n]\n"amr.max_grid_size" = [16, 32]\n'
+                f'[launcher]\nexecutable = {json.dumps(exe)}\n')
+    lines = sweep(tools, [path, "--dry-run"]).stdout.splitlines()
+    assert len(lines) == 2 * 2 * 2, lines
+    for line in lines:
+        rid, cmd = line.split(": ", 1)
+        words = shlex.split(cmd)
+        m = re.search(r"__variant-(\w+)__amr.max_grid_size-(\d+)__", rid)
+        assert m, rid
+        assert f"balance.method={m.group(1)}" in words
+        assert ("balance.levels=all" in words) == (m.group(1) == "lan_distributed")
+        assert f"amr.max_grid_size={m.group(2)}" in words
+
+
+def check_examples(tools, exe, work):
+    """Every sweep file in inputs/sweeps lists its runs and writes sound job scripts."""
+    files = sorted(glob.glob(os.path.join(os.path.dirname(tools), "inputs", "sweeps",
+                                          "*.toml")))
+    assert files
+    for path in files:
+        for kind in ["local", "slurm", "pbs", "flux"]:
+            out = os.path.join(work, "examples", os.path.basename(path)[:-5], kind)
+            shutil.rmtree(out, ignore_errors=True)
+            dry = sweep(tools, [path, "--launcher", kind, "--out", out, "--dry-run"])
+            assert dry.stdout.strip()
+            if kind != "local":
+                sweep(tools, [path, "--launcher", kind, "--out", out])
+                for script in glob.glob(os.path.join(out, "jobs", "*")):
+                    subprocess.run(["bash", "-n", script], check=True)
+
+
+def check_bad_args(tools, exe, work):
+    path = os.path.join(work, "bad.toml")
+    cases = [([], None, "required"),
+             (["nowhere.toml"], None, "nowhere.toml"),
+             (["collect"], None, "required"),
+             (["collect", os.path.join(work, "no_such_dir")], None, "not a directory"),
+             (["X", "--launcher", "lsf"], None, "invalid choice"),
+             (["X"], 'decks = ["bubble.toml"]\n', "no such file"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\nranks = [0]\n', "ranks"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\nrank = [2]\n', "unknown key rank"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\ntime = "soon"\n',
+              "launcher.time"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\n"output.dir" = ["a"]\n',
+              "output.dir"),
+             (["X"], "decks = [\n", "bad.toml"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\nv = [{{name = "a", set = ["x=1"]}},'
+              ' 2]\n', "not both"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\nv = [{{name = "a"}}]\n',
+              "a variant is")]
+    for args, text, expected in cases:
+        if text is not None:
+            with open(path, "w") as f:
+                f.write(text)
+        args = [path if a == "X" else a for a in args]
+        p = subprocess.run([sys.executable, os.path.join(tools, "sweep")] + args +
+                           (["--dry-run"] if args and args[0] == path else []),
+                           capture_output=True, text=True)
+        print(f"$ sweep {' '.join(args)} -> {p.returncode}: {p.stderr.strip()}")
+        assert p.returncode != 0
+        assert "Traceback" not in p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert p.stderr.startswith("sweep: error:") and expected in p.stderr, expected
+
+
+def load_tool(tools, name):
+    """A tools/ script (no .py suffix) as a module."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader(name, os.path.join(tools, name))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(module)
+    return module
+
+
+def check_plots(tools, exe, work):
+    try:
+        import matplotlib
+        import numpy as np
+    except ImportError:
+        print("no matplotlib or numpy (Debian: python3-matplotlib)")
+        sys.exit(SKIP)
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+    table = os.path.join(work, "plots_runs.csv")
+    sweep(tools, ["collect", os.path.join(work, "local"), "-o", table])
+    out = os.path.join(work, "plots")
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([sys.executable, os.path.join(tools, "plot_sweep"), table, "-o", out],
+                       capture_output=True, text=True)
+    print(p.stdout + p.stderr)
+    assert p.returncode == 0
+    for name in ["imbalance", "avg_std", "idle", "scaling", "phases", "relative"]:
+        png = os.path.join(out, f"sweep_{name}.png")
+        assert os.path.getsize(png) > 10000 and os.path.getsize(png[:-3] + "pdf") > 1000
+        img = mpimg.imread(png)
+        assert len(np.unique(img.reshape(-1, img.shape[-1]), axis=0)) > 16, png
+    # The plotted points are the table's values (one run per point: its own value).
+    rows = read_csv(table)
+    plot = load_tool(tools, "plot_sweep")
+    series = plot.read_runs(table, "balancer")
+    for name, col in [("imbalance", "imbalance"), ("avg_std", "std"), ("idle", "idle_pct")]:
+        fig = plot.make_figure(series, name)
+        lines = {ln.get_label(): ln for ln in fig.axes[0].get_lines()}
+        assert sorted(lines) == ["knapsack", "lan"], sorted(lines)
+        for r in rows:
+            ln = lines[r["balancer"]]
+            i = list(ln.get_xdata()).index(int(r["ranks"]))
+            assert ln.get_ydata()[i] == float(r[col]), (name, r["run_id"])
+    fig = plot.make_figure(series, "scaling")
+    for r in rows:
+        t = [ln for ln in fig.axes[0].get_lines() if ln.get_label() == r["balancer"]][0]
+        i = list(t.get_xdata()).index(int(r["ranks"]))
+        assert t.get_ydata()[i] == float(r["wall_s"]) / int(r["steps"]), r["run_id"]
+    eff = [ln for ln in fig.axes[1].get_lines()]
+    assert all(ln.get_ydata()[0] == 1.0 for ln in eff)  # efficiency 1 at the fewest ranks
+    # Stacked phases: bar (balancer, ranks) of phase "advance" is the run's phase time.
+    fig = plot.make_figure(series, "phases")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    [advance] = [c for c in ax.containers if c.get_label() == "advance"]
+    for r in rows:
+        i = labels.index(f"{r['balancer']}\n{r['ranks']}")
+        assert advance.patches[i].get_height() == float(r["phase_advance_s"]), r["run_id"]
+    # Relative time (seed 000's Table 2): each run's wall time over lan's at its ranks.
+    with open(os.path.join(out, "sweep_relative.csv"), newline="") as f:
+        rel = {(t["ranks"], t["balancer"]): float(t["relative_to_lan"])
+               for t in csv.DictReader(f)}
+    fig = plot.make_figure(series, "relative", reference="lan")
+    bars = {c.get_label(): c for c in fig.axes[0].containers}
+    for r in rows:
+        [lan] = [x for x in rows if x["balancer"] == "lan" and x["ranks"] == r["ranks"]]
+        want = float(r["wall_s"]) / float(lan["wall_s"])
+        assert rel[(r["ranks"], r["balancer"])] == want, r["run_id"]
+        i = [1, 2].index(int(r["ranks"]))
+        assert bars[r["balancer"]].patches[i].get_height() == want, r["run_id"]
+
+
+CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
+          "failed": check_failed, "resume": check_resume, "killed": check_killed,
+          "jobs": check_jobs, "weak": check_weak, "bad_args": check_bad_args,
+          "plots": check_plots, "variants": check_variants, "examples": check_examples}
+
+
+def main():
+    global DECK
+    if len(sys.argv) != 5 or sys.argv[1] not in CHECKS:
+        sys.exit(__doc__)
+    check, tools, exe, work = sys.argv[1:]
+    tools, exe, work = (os.path.abspath(x) for x in (tools, exe, work))
+    DECK = os.path.join(os.path.dirname(tools), "inputs", "bubble_2d.toml")
+    os.makedirs(work, exist_ok=True)
+    CHECKS[check](tools, exe, work)
+    print(f"{check}: ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""`tools/sweep collect DIR...`: every run summary under the directories into one CSV, one
+row per run (its axes, then its figures), and a second CSV with the medians over the
+repeats of each configuration. A run that failed is a row with its error; a run of a
+sweep (listed in its sweep.json) that left no summary is a row with status "missing"."""
+import csv
+import glob
+import json
+import os
+import re
+import statistics
+
+MANIFEST = "sweep.json"
+
+# Figure columns, in order. Names shared with the balance lab's CSV (balance_lab) and the
+# load history (DIR/PREFIX_load.csv) mean the same there: here they are averages over
+# the run's balancing steps (imbalance, std, idle_pct, est_balance_pct, uintah_i) or the
+# run's totals (split, bytes_migrated, balancer_ms).
+FIGURES = ["status", "error", "n_cell", "steps", "finest_level", "regrids", "wall_s", "wall_s_min",
+           "cell_updates", "cell_updates_per_s", "balancer", "balancing_steps",
+           "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "split",
+           "bytes_migrated", "cut_cells", "balancer_ms", "fingerprint", "hosts",
+           "exec_space", "threads", "code_version"]
+
+
+def figures(s):
+    """The figure columns of one summary (a dict); a summary without the fields of
+    schema version 1 is "unreadable"."""
+    try:
+        return _figures(s)
+    except (KeyError, TypeError, AttributeError) as e:
+        return {"status": "unreadable", "error": f"summary without {e}",
+                "code_version": s.get("code_version", "") if isinstance(s, dict) else ""}
+
+
+def _figures(s):
+    row = {"status": s.get("status"), "error": s.get("error") or "",
+           "code_version": s.get("code_version", ""),
+           "n_cell": s.get("deck", {}).get("used", {}).get("domain.n_cell", "")}
+    if s.get("status") != "ok":
+        return row
+    run, bal, mean = s["run"], s["balance"], s["balance"]["mean"]
+    row.update({
+        "steps": run["steps"], "finest_level": run["finest_level"],
+        "regrids": run["regrids"], "wall_s": s["wall_seconds"]["max"],
+        "wall_s_min": s["wall_seconds"]["min"], "cell_updates": s["cell_updates"],
+        "cell_updates_per_s": s["cell_updates_per_second"], "balancer": bal["method"],
+        "balancing_steps": bal["balancing_steps"], "imbalance": mean["imbalance_ratio"],
+        "std": mean["avg_std"], "idle_pct": 100 * mean["idle_procs"],
+        "est_balance_pct": 100 * mean["estimated_balance"], "uintah_i": mean["uintah_i"],
+        "split": bal["patches_split"], "bytes_migrated": bal["bytes_migrated"],
+        "cut_cells": bal["mean_cut_cells"], "balancer_ms": 1e3 * bal["balancer_seconds"],
+        "fingerprint": s["fingerprint"], "hosts": len(set(s["ranks"]["hostnames"])),
+        "exec_space": s["kokkos"]["execution_space"],
+        "threads": s["kokkos"]["concurrency"]})
+    # The slowest rank's time per phase, as the log's summary (phases are exclusive).
+    for name, spread in s["phases"].items():
+        row["phase_" + re.sub(r"\W+", "_", name) + "_s"] = spread["max"]
+    return row
+
+
+def _log_error(log):
+    """The 'patchwork: error:' message (or the last line) of a run's log, if any."""
+    try:
+        with open(log, errors="replace") as f:
+            lines = [x.strip() for x in f if x.strip()]
+    except OSError:
+        return ""
+    for x in lines:
+        if x.startswith("patchwork: error: "):
+            return x[len("patchwork: error: "):]
+    return lines[-1] if lines else ""
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        return {"status": "unreadable", "error": f"{path}: {e}"}
+
+
+def gather(dirs):
+    """Rows (dicts) and the axis columns, from every sweep.json and *_summary.json under
+    `dirs`."""
+    rows, axes, seen = [], [], set()
+    for d in dirs:
+        for manifest in sorted(glob.glob(os.path.join(d, "**", MANIFEST), recursive=True)):
+            m = _read(manifest)
+            if "runs" not in m or "axes" not in m:
+                raise ValueError(f"{manifest}: not a sweep's list of runs "
+                                 f"({m.get('error', 'no runs')})")
+            axes += [a for a in m["axes"] if a not in axes]
+            for r in m["runs"]:
+                summary = os.path.abspath(r["summary"])
+                seen.add(summary)
+                row = {"run_id": r["run_id"], "deck": os.path.basename(r["deck"]),
+                       "ranks": r["ranks"], "repeat": r["repeat"], **r["axes"]}
+                if os.path.exists(summary):
+                    row.update(figures(_read(summary)))
+                else:
+                    err = _log_error(os.path.join(os.path.dirname(summary), "log.txt"))
+                    row.update({"status": "missing",
+                                "error": err or "no summary: not run yet, or killed"})
+                row.update(r["axes"])  # an axis named as a figure column wins
+                row["summary"] = summary
+                rows.append(row)
+        # Summaries of runs made outside a sweep: the axes from the summary itself.
+        for summary in sorted(glob.glob(os.path.join(d, "**", "*_summary.json"),
+                                        recursive=True)):
+            summary = os.path.abspath(summary)
+            if summary in seen:
+                continue
+            seen.add(summary)
+            s = _read(summary)
+            deck = s.get("deck", {})
+            used = deck.get("used", {})
+            row = {"run_id": os.path.relpath(os.path.dirname(summary), d),
+                   "deck": os.path.basename(deck.get("file", "")),
+                   "ranks": s.get("ranks", {}).get("count", ""), "repeat": 0}
+            for a in axes:
+                if a in used:
+                    row[a] = used[a]
+            row.update(figures(s))
+            row["summary"] = summary
+            rows.append(row)
+    return rows, axes
+
+
+def _cell(v):
+    return json.dumps(v) if isinstance(v, (list, dict, bool)) else v
+
+
+def _columns(rows, first):
+    cols = list(first)
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    return cols
+
+
+def write_csv(path, rows, cols):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: _cell(r.get(k, "")) for k in cols})
+
+
+def medians(rows, axes):
+    """One row per configuration (deck, ranks, axes): the finished runs' count, the
+    failed ones', and the median over repeats of every numeric figure."""
+    key_cols = ["deck", "ranks"] + axes
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(json.dumps(r.get(k, "")) for k in key_cols), []).append(r)
+    out = []
+    for key, group in groups.items():
+        ok = [r for r in group if r.get("status") == "ok"]
+        m = {k: json.loads(v) for k, v in zip(key_cols, key)}
+        m.update({"runs": len(ok), "failed": len(group) - len(ok),
+                  "errors": "; ".join(sorted({r["error"] for r in group if r.get("error")}))})
+        for col in _columns(ok, []):
+            vals = [r[col] for r in ok if col in r]
+            if col in key_cols or col == "repeat":
+                continue
+            if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                            for v in vals):
+                m[col] = statistics.median(vals)
+            elif col in ("balancer", "fingerprint", "exec_space", "code_version") and vals:
+                m[col] = vals[0] if len(set(vals)) == 1 else "differ: " + " ".join(
+                    sorted(set(map(str, vals))))
+        out.append(m)
+    return out, key_cols
+
+
+def collect(dirs, output, medians_output):
+    rows, axes = gather(dirs)
+    first = ["run_id", "deck", "ranks"] + axes + ["repeat"] + FIGURES
+    cols = _columns(rows, first)
+    cols.remove("summary")
+    cols.append("summary")
+    write_csv(output, rows, cols)
+    med, key_cols = medians(rows, axes)
+    write_csv(medians_output, med, _columns(med, key_cols + ["runs", "failed", "errors"]))
+    try:  # Parquet too, when pandas with pyarrow is there
+        import pandas
+        import pyarrow  # noqa: F401
+        pandas.read_csv(output).to_parquet(os.path.splitext(output)[0] + ".parquet")
+    except ImportError:
+        pass
+    return rows, med

@@ -1,0 +1,320 @@
+"""The sweep file (TOML) and the runs it expands to.
+
+A sweep file names the deck(s), the axes (rank counts, any deck key, repeats), fixed
+overrides and the launcher; see tools/README.md ("sweep") for every key. Decks are
+relative to the file itself; the output directory to where the sweep is run.
+"""
+import itertools
+import math
+import os
+import re
+import shlex
+import tomllib
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SUMMARY_PREFIX = "run"  # output.prefix of every run: the summary is DIR/run_summary.json
+LAUNCHERS = ("local", "slurm", "pbs", "flux")
+TOP_KEYS = {"decks", "ranks", "repeats", "set", "axes", "weak", "out", "launcher", "name"}
+LAUNCHER_KEYS = {"kind", "executable", "mpirun", "threads", "tasks_per_node", "time",
+                 "account", "partition", "array", "setup", "directives"}
+
+
+class SweepError(Exception):
+    """A mistake in the sweep file or the command line: one line, no traceback."""
+
+
+@dataclass
+class Launcher:
+    kind: str = "local"
+    executable: str = ""
+    mpirun: str = ""           # command before the executable; {ranks} and {threads} filled
+    threads: int = 1           # OMP_NUM_THREADS = cpus per task
+    tasks_per_node: int = 0    # 0: every rank on one node
+    time: int = 600            # seconds per run
+    account: str = ""
+    partition: str = ""        # slurm partition, PBS queue
+    array: bool = False        # one array task per run instead of one job per rank count
+    setup: list = field(default_factory=list)       # shell lines before the runs
+    directives: list = field(default_factory=list)  # extra scheduler directive lines
+
+    def nodes(self, ranks):
+        return 1 if self.tasks_per_node <= 0 else math.ceil(ranks / self.tasks_per_node)
+
+
+@dataclass
+class Run:
+    run_id: str
+    deck: str            # absolute path
+    ranks: int
+    repeat: int
+    axes: dict           # axis name -> value (TOML value), the deck key axes only
+    overrides: list      # key=value, in order: fixed, axes, weak n_cell, output
+    out_dir: str         # the run's output.dir (absolute)
+    command: list = field(default_factory=list)
+
+    @property
+    def summary(self):
+        return os.path.join(self.out_dir, SUMMARY_PREFIX + "_summary.json")
+
+    @property
+    def log(self):
+        return os.path.join(self.out_dir, "log.txt")
+
+
+@dataclass
+class Sweep:
+    name: str
+    path: str
+    out: str
+    runs: list
+    launcher: Launcher
+    axis_names: list     # deck keys that vary, in file order
+
+
+def toml_value(v):
+    """The deck's command-line spelling of a TOML value (a bare word for simple strings)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v) and v not in ("true", "false", "inf",
+                                                                   "nan"):
+            return v
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise SweepError(f"cannot pass {v!r} as a deck value")
+
+
+def parse_time(v, where):
+    """Seconds from an integer (minutes) or "[D-]HH:MM:SS" / "MM:SS"."""
+    if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+        return 60 * v
+    if isinstance(v, str):
+        m = re.fullmatch(r"(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+)", v.strip())
+        if m:
+            d, h, mi, s = (int(x) if x else 0 for x in m.groups())
+            if d * 86400 + h * 3600 + mi * 60 + s > 0:
+                return d * 86400 + h * 3600 + mi * 60 + s
+    raise SweepError(f"{where}: expected minutes (an integer > 0) or \"HH:MM:SS\", got {v!r}")
+
+
+def _positive_ints(v, where):
+    if not isinstance(v, list):
+        v = [v]
+    if not v or any(not isinstance(x, int) or isinstance(x, bool) or x < 1 for x in v):
+        raise SweepError(f"{where}: expected a list of integers >= 1, got {v!r}")
+    return v
+
+
+def read_launcher(d, where, kind=None):
+    """[launcher]: keys for every kind, and [launcher.KIND] tables whose keys apply to
+    that kind only (e.g. mpirun for local, a partition for slurm)."""
+    d = dict(d)
+    per_kind = {k: d.pop(k) for k in LAUNCHERS if isinstance(d.get(k), dict)}
+    kind = kind or d.get("kind", "local")
+    d.update(per_kind.get(kind, {}))
+    unknown = set(d) - LAUNCHER_KEYS
+    if unknown:
+        raise SweepError(f"{where}: unknown key launcher.{sorted(unknown)[0]} "
+                         f"(known: {', '.join(sorted(LAUNCHER_KEYS))})")
+    la = Launcher()
+    la.kind = kind
+    if la.kind not in LAUNCHERS:
+        raise SweepError(f"{where}: launcher.kind: expected one of {', '.join(LAUNCHERS)}, "
+                         f"got {la.kind!r}")
+    build = os.environ.get("PATCHWORK_BUILD", os.path.join(ROOT, "build"))
+    la.executable = os.path.join(build, "app", "patchwork")
+    default_mpirun = {"local": "mpirun -np {ranks}", "slurm": "srun -n {ranks} -c {threads}",
+                      "pbs": "mpiexec -n {ranks}", "flux": "flux run -n {ranks} -c {threads}"}
+    def get(key, kind, default):
+        v = d.get(key, default)
+        ok = {"int": isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+              "str": isinstance(v, str), "bool": isinstance(v, bool),
+              "lines": isinstance(v, list) and all(isinstance(x, str) for x in v)}[kind]
+        if not ok:
+            want = {"int": "an integer >= 0", "str": "a string", "bool": "true or false",
+                    "lines": "a list of strings"}[kind]
+            raise SweepError(f"{where}: launcher.{key}: expected {want}, got {v!r}")
+        return v
+
+    la.executable = get("executable", "str", la.executable)
+    la.mpirun = get("mpirun", "str", default_mpirun[la.kind])
+    la.threads = max(1, get("threads", "int", 1))
+    la.tasks_per_node = get("tasks_per_node", "int", 0)
+    la.time = parse_time(d.get("time", 10), f"{where}: launcher.time")
+    la.account = get("account", "str", "")
+    la.partition = get("partition", "str", "")
+    la.array = get("array", "bool", False)
+    la.setup = get("setup", "lines", [])
+    la.directives = get("directives", "lines", [])
+    try:
+        la.mpirun.format(ranks=1, threads=1)
+    except (KeyError, IndexError, ValueError) as e:
+        raise SweepError(f"{where}: launcher.mpirun: only {{ranks}} and {{threads}} can be "
+                         f"filled in ({e})")
+    if la.array and la.kind == "flux":
+        raise SweepError(f"{where}: launcher.array: flux batch has no job arrays; "
+                         "leave it false (runs go one after another in one job)")
+    return la
+
+
+def _n_cell(deck, overrides):
+    """domain.n_cell as the run would see it (the last override wins over the deck)."""
+    try:
+        for o in reversed(overrides):
+            key, _, value = o.partition("=")
+            if key.strip() == "domain.n_cell":
+                return tomllib.loads("v = " + value)["v"]
+        with open(deck, "rb") as f:
+            return tomllib.load(f).get("domain", {}).get("n_cell")
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{deck}: weak scaling cannot read domain.n_cell: {e}")
+
+
+def weak_n_cell(n_cell, factor):
+    """n_cell with factor times the cells: each prime factor multiplies the smallest
+    direction (the first of equal ones), so blocking-factor multiples stay multiples and
+    the domain stays as cubic as it can."""
+    n = list(n_cell)
+    p = 2
+    while factor > 1:
+        while factor % p == 0:
+            i = min(range(len(n)), key=lambda k: (n[k], k))
+            n[i] *= p
+            factor //= p
+        p += 1
+    return n
+
+
+def _run_id(deck, ranks, axes, repeat):
+    parts = [os.path.splitext(os.path.basename(deck))[0], f"np{ranks}"]
+    for k, v in axes.items():
+        parts.append(f"{k}-{v if isinstance(v, str) else toml_value(v)}")
+    parts.append(f"r{repeat}")
+    return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", "__".join(parts)).strip("_")
+
+
+def load(path, out=None, weak=None, kind=None):
+    """Read a sweep file and expand its runs. `out`, `weak`, `kind`: command-line values
+    that win over the file's."""
+    try:
+        with open(path, "rb") as f:
+            d = tomllib.load(f)
+    except OSError as e:
+        raise SweepError(f"{path}: {e.strerror}")
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{path}: {e}")
+    here = os.path.dirname(os.path.abspath(path))
+    unknown = set(d) - TOP_KEYS
+    if unknown:
+        raise SweepError(f"{path}: unknown key {sorted(unknown)[0]} "
+                         f"(known: {', '.join(sorted(TOP_KEYS))})")
+    decks = d.get("decks")
+    if isinstance(decks, str):
+        decks = [decks]
+    if not decks or not all(isinstance(x, str) for x in decks):
+        raise SweepError(f"{path}: decks: expected a deck file or a list of them")
+    decks = [os.path.normpath(os.path.join(here, x)) for x in decks]
+    for x in decks:
+        if not os.path.isfile(x):
+            raise SweepError(f"{path}: decks: no such file {x}")
+    ranks = _positive_ints(d.get("ranks", [1]), f"{path}: ranks")
+    repeats = _positive_ints(d.get("repeats", 1), f"{path}: repeats")[0]
+    fixed = d.get("set", [])
+    if not isinstance(fixed, list) or not all(isinstance(x, str) and "=" in x for x in fixed):
+        raise SweepError(f"{path}: set: expected a list of \"key=value\" strings")
+    axes = d.get("axes", {})
+    if not isinstance(axes, dict):
+        raise SweepError(f"{path}: axes: expected a table of deck key = [values]")
+    axes = _flatten(axes)
+    for k, v in axes.items():
+        if not isinstance(v, list) or not v:
+            raise SweepError(f"{path}: axes.{k}: expected a non-empty list of values")
+        _check_variants(k, v, path)
+        if k.startswith("output."):
+            raise SweepError(f"{path}: axes.{k}: output.dir and output.prefix are the "
+                             "sweep's; put other output keys under set")
+    weak = bool(d.get("weak", False)) if weak is None else weak
+    if weak and "domain.n_cell" in axes:
+        raise SweepError(f"{path}: weak scaling sets domain.n_cell; it cannot be an axis")
+    launcher = read_launcher(d.get("launcher", {}), path, kind)
+    if os.sep in launcher.executable:  # a path: relative to the file, as the decks
+        launcher.executable = os.path.normpath(os.path.join(here, launcher.executable))
+    # Outputs go where the command runs, not beside the sweep file (often in the sources).
+    out = os.path.abspath(out or d.get("out") or
+                          "sweep_" + os.path.splitext(os.path.basename(path))[0])
+    base_ranks = min(ranks)
+    if weak and any(r % base_ranks for r in ranks):
+        raise SweepError(f"{path}: weak scaling needs rank counts that are multiples of the "
+                         f"smallest ({base_ranks})")
+    runs = []
+    names = list(axes)
+    for deck in decks:
+        for values in itertools.product(*(axes[k] for k in names)):
+            point = {k: v["name"] if isinstance(v, dict) else v
+                     for k, v in zip(names, values)}
+            axis_overrides = [o for k, v in zip(names, values) for o in (
+                v["set"] if isinstance(v, dict) else [f"{k}={toml_value(v)}"])]
+            for r in ranks:
+                for rep in range(repeats):
+                    o = list(fixed) + axis_overrides
+                    if weak:
+                        n = _n_cell(deck, o)
+                        if not isinstance(n, list):
+                            raise SweepError(f"{deck}: weak scaling needs domain.n_cell")
+                        o.append(f"domain.n_cell={toml_value(weak_n_cell(n, r // base_ranks))}")
+                    rid = _run_id(deck, r, point, rep)
+                    run_dir = os.path.join(out, "runs", rid)
+                    o += [f"output.dir={toml_value(run_dir)}",
+                          f"output.prefix={SUMMARY_PREFIX}"]
+                    runs.append(Run(rid, deck, r, rep, point, o, run_dir))
+    ids = [x.run_id for x in runs]
+    if len(set(ids)) != len(ids):
+        raise SweepError(f"{path}: two runs would share a directory; make the decks' or "
+                         "the axes' values differ in their names")
+    for x in runs:
+        x.command = command(launcher, x)
+    name = d.get("name", os.path.splitext(os.path.basename(path))[0])
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name):
+        raise SweepError(f"{path}: name: expected letters, digits and _.+- (it names the "
+                         f"jobs and their scripts), got {name!r}")
+    return Sweep(name, os.path.abspath(path), out, runs, launcher, names)
+
+
+def _check_variants(key, values, path):
+    """An axis is deck values, or variants: {name = "...", set = ["key=value", ...]}, each
+    a named set of overrides (the axis is then a column name, not a deck key)."""
+    tables = [isinstance(v, dict) for v in values]
+    if any(tables) and not all(tables):
+        raise SweepError(f"{path}: axes.{key}: give either deck values or variants "
+                         "({name = ..., set = [...]}), not both")
+    for v in values if all(tables) else []:
+        ok = (set(v) == {"name", "set"} and isinstance(v["name"], str) and v["name"]
+              and isinstance(v["set"], list)
+              and all(isinstance(x, str) and "=" in x for x in v["set"]))
+        if not ok:
+            raise SweepError(f"{path}: axes.{key}: a variant is {{name = \"...\", set = "
+                             f"[\"key=value\", ...]}}, got {v!r}")
+    names = [v["name"] for v in values] if all(tables) else []
+    if len(set(names)) != len(names):
+        raise SweepError(f"{path}: axes.{key}: two variants share a name")
+
+
+def _flatten(t, prefix=""):
+    """{"balance": {"method": [...]}} and {"balance.method": [...]} alike."""
+    out = {}
+    for k, v in t.items():
+        if isinstance(v, dict):
+            out.update(_flatten(v, prefix + k + "."))
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def command(launcher, run):
+    """The run's command line, as a list of words."""
+    pre = launcher.mpirun.format(ranks=run.ranks, threads=launcher.threads)
+    return shlex.split(pre) + [launcher.executable, run.deck] + run.overrides
