@@ -222,7 +222,7 @@ void Multigrid::prolong_from(size_t k) {
   }
 }
 
-void Multigrid::vcycle(size_t k) {
+void Multigrid::cycle(size_t k, bool f_cycle) {
   Grid& g = *grids_[k];
   if (k + 1 == grids_.size()) {
     bottom_solve(g);
@@ -233,26 +233,22 @@ void Multigrid::vcycle(size_t k) {
   smooth(g, phi, f, cfg_.pre_smooth);
   residual(g, phi, f, g.res);
   restrict_to(k);
-  vcycle(k + 1);
+  // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle.
+  if (f_cycle) cycle(k + 1, true);
+  cycle(k + 1, false);
   prolong_from(k);
   smooth(g, phi, f, cfg_.post_smooth);
 }
 
-void Multigrid::fcycle(size_t k) {
-  Grid& g = *grids_[k];
-  if (k + 1 == grids_.size()) {
-    bottom_solve(g);
-    return;
-  }
-  LevelData& phi = k == 0 ? *top_phi_ : g.phi;
-  const LevelData& f = k == 0 ? *top_f_ : g.rhs;
-  smooth(g, phi, f, cfg_.pre_smooth);
-  residual(g, phi, f, g.res);
-  restrict_to(k);
-  fcycle(k + 1);
-  vcycle(k + 1);
-  prolong_from(k);
-  smooth(g, phi, f, cfg_.post_smooth);
+double Multigrid::mean(const LevelData& u) const {
+  double m = 0.0;
+  for (size_t p = 0; p < u.size(); ++p)
+    if (u.owns(p)) m = std::max(m, mg::max_abs(u[p], u.box(p)));
+  const double scale = power_of_two_above(comm_.max(m));
+  ExactSum s;
+  for (size_t p = 0; p < u.size(); ++p)
+    if (u.owns(p)) s += mg::exact_sum(u[p], u.box(p), 1.0 / scale);
+  return all_ranks(s, comm_).value(scale) / double(num_cells(u.layout().boxes));
 }
 
 void Multigrid::bottom_solve(Grid& g) {
@@ -271,8 +267,8 @@ void Multigrid::bottom_solve(Grid& g) {
   };
   if (singular_) {  // the rhs's mean is round-off; remove it exactly
     const double scale = power_of_two_above(mg::max_abs(rhs, b));
-    const double mean = mg::exact_sum(rhs, b, 1.0 / scale).value(scale) / b.num_cells();
-    mg::add_constant(rhs, -mean, b);
+    const double avg = mg::exact_sum(rhs, b, 1.0 / scale).value(scale) / b.num_cells();
+    mg::add_constant(rhs, -avg, b);
   }
   residual(g, g.phi, g.rhs, g.res);
   Kokkos::deep_copy(p.data, 0.0);
@@ -305,19 +301,11 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
     // Solvable only when the residual has zero mean (for periodic walls: f does); remove
     // its mean exactly.
     residual(g0, phi, f, g0.res);
-    double m = 0.0;
-    for (size_t p = 0; p < g0.size(); ++p)
-      if (g0.owns(p)) m = std::max(m, mg::max_abs(g0.res[p], g0.box(p)));
-    const double scale = power_of_two_above(comm_.max(m));
-    ExactSum s;
-    for (size_t p = 0; p < g0.size(); ++p)
-      if (g0.owns(p)) s += mg::exact_sum(g0.res[p], g0.box(p), 1.0 / scale);
-    const double mean =
-        all_ranks(s, comm_).value(scale) / double(num_cells(f.layout().boxes));
+    const double shift = mean(g0.res);
     f_used = f.like("mg::f");
     f_used.copy_from(f);
     for (size_t p = 0; p < f_used.size(); ++p)
-      if (f_used.owns(p)) mg::add_constant(f_used[p], -mean, f_used.box(p));
+      if (f_used.owns(p)) mg::add_constant(f_used[p], -shift, f_used.box(p));
     top_f_ = &f_used;
   }
   SolveReport rep;
@@ -329,26 +317,15 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
   rep.initial_residual = residual_norm(phi, *top_f_);
   rep.final_residual = rep.initial_residual;
   while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {
-    if (cfg_.f_cycle)
-      fcycle(0);
-    else
-      vcycle(0);
+    cycle(0, cfg_.f_cycle);
     ++rep.cycles;
     rep.final_residual = residual_norm(phi, *top_f_);
   }
   rep.converged = rep.final_residual <= target;
   if (singular_) {  // fix the level of phi: zero mean
-    double m = 0.0;
-    for (size_t p = 0; p < g0.size(); ++p)
-      if (g0.owns(p)) m = std::max(m, mg::max_abs(phi[p], g0.box(p)));
-    const double scale = power_of_two_above(comm_.max(m));
-    ExactSum s;
-    for (size_t p = 0; p < g0.size(); ++p)
-      if (g0.owns(p)) s += mg::exact_sum(phi[p], g0.box(p), 1.0 / scale);
-    const double mean =
-        all_ranks(s, comm_).value(scale) / double(num_cells(phi.layout().boxes));
+    const double level = mean(phi);
     for (size_t p = 0; p < phi.size(); ++p)
-      if (phi.owns(p)) mg::add_constant(phi[p], -mean, phi.box(p));
+      if (phi.owns(p)) mg::add_constant(phi[p], -level, phi.box(p));
   }
   top_phi_ = nullptr;
   top_f_ = nullptr;

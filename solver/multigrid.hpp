@@ -56,8 +56,10 @@ class Multigrid {
 
  private:
   struct Grid;
-  void vcycle(size_t k);
-  void fcycle(size_t k);
+  /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs.
+  void cycle(size_t k, bool f_cycle);
+  /// The mean of u's interiors over the level (exact: the same on every rank).
+  double mean(const LevelData& u) const;
   void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   void restrict_to(size_t k);   // residual of grid k -> rhs of grid k + 1

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "amr/fab.hpp"
+#include "amr/layout.hpp"
 
 namespace pw::testing {
 
@@ -33,5 +34,18 @@ struct HostFab {
     return h(c, k - box.lo[2], j - box.lo[1], i - box.lo[0]);
   }
 };
+
+/// Owners of `boxes` round robin over `nranks`, starting at rank `offset`.
+inline LevelLayout round_robin(const BoxList& boxes, int nranks, int offset = 0) {
+  LevelLayout L{boxes, {}};
+  for (size_t p = 0; p < boxes.size(); ++p)
+    L.owner.push_back(int((p + offset) % nranks));
+  return L;
+}
+
+/// i wrapped into [0, n) (periodic images).
+inline int wrap(int i, int n) {
+  return ((i % n) + n) % n;
+}
 
 }  // namespace pw::testing

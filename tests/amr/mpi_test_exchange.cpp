@@ -9,19 +9,10 @@
 
 using namespace pw;
 using pw::testing::HostFab;
+using pw::testing::round_robin;
+using pw::testing::wrap;
 
 namespace {
-
-LevelLayout round_robin(const BoxList& boxes, int nranks, int offset = 0) {
-  LevelLayout L{boxes, {}};
-  for (size_t p = 0; p < boxes.size(); ++p)
-    L.owner.push_back(int((p + offset) % nranks));
-  return L;
-}
-
-int wrap(int i, int n) {
-  return ((i % n) + n) % n;
-}
 
 void check_ghost_exchange(int dim) {
   const Comm comm;

@@ -9,15 +9,10 @@
 
 using namespace pw;
 using pw::testing::HostFab;
+using pw::testing::round_robin;
+using pw::testing::wrap;
 
 namespace {
-
-LevelLayout round_robin(const BoxList& boxes, int nranks, int offset = 0) {
-  LevelLayout L{boxes, {}};
-  for (size_t p = 0; p < boxes.size(); ++p)
-    L.owner.push_back(int((p + offset) % nranks));
-  return L;
-}
 
 LevelGeom square(int dim, int n) {
   LevelGeom g;
@@ -26,10 +21,6 @@ LevelGeom square(int dim, int n) {
   for (double& h : g.dx)
     h = 1.0 / n;
   return g;
-}
-
-int wrap(int i, int n) {
-  return ((i % n) + n) % n;
 }
 
 /// Mean over a cell of centre c and widths h of 1 + x - y/2 + x^2 + 0.3 y^2 - 0.7 xy.
