@@ -18,6 +18,7 @@ struct Multigrid::Grid {
   bool gathered = false;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
+  LevelData cg_p, cg_q;  // the bottom grid's CG directions
   // A gathered grid fed by a distributed one: that grid's residual restricted onto
   // coarsened patches (same owners), then copied into rhs on every rank.
   bool from_distributed = false;
@@ -80,7 +81,11 @@ double SolveReport::mean_reduction() const {
 
 Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
                      const PoissonBc& bc, const MgConfig& cfg, const Comm& comm)
-    : cfg_(cfg), bc_(bc), comm_(comm), singular_(bc.singular(geom)) {
+    : cfg_(cfg),
+      bc_(bc),
+      comm_(comm),
+      covers_domain_(num_cells(layout.boxes) == geom.domain.num_cells()),
+      singular_(covers_domain_ && bc.singular(geom)) {
   const int me = comm.rank();
   const int dim = geom.dim;
   const IntVect one = IntVect::in_dims(dim, 1, 0);
@@ -94,10 +99,11 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   top->res = LevelData("mg::res", layout, geom, 1, IntVect{}, me);
   grids_.push_back(std::move(top));
 
-  // Distributed grids while every patch stays at least 4 cells wide.
+  // Distributed grids while every patch stays at least 4 cells wide (2 on a refined
+  // level, whose bottom is solved in place: the smaller, the fewer CG steps).
   LevelLayout L = layout;
   LevelGeom g = geom;
-  while (can_coarsen(L.boxes, dim, 4)) {
+  while (can_coarsen(L.boxes, dim, covers_domain_ ? 4 : 2)) {
     for (Box& b : L.boxes)
       b = coarsen(b, r);
     g = coarsened(g);
@@ -111,6 +117,14 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grids_.push_back(std::move(grid));
   }
 
+  // A level that does not cover the domain (a refined level, with coarse-fine ghosts
+  // holding Dirichlet values) ends here: CG on its coarsest distributed grid.
+  if (!covers_domain_) {
+    Grid& last = *grids_.back();
+    last.cg_p = LevelData("mg::cg_p", L, g, 1, one, me);
+    last.cg_q = last.res.like("mg::cg_q");
+    return;
+  }
   // The gathered grids: the coarsest distributed grid restricted once more (when its
   // patches allow; else at its own resolution) into one box, then halved while it stays
   // at least 2 cells wide.
@@ -146,8 +160,13 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       grid->gather_dst[size_t(me)] = grid->rhs[0];
       first = false;
     }
+    if (!can_coarsen(one_box.boxes, dim, 2)) {
+      grid->cg_p = grid->phi.like("mg::cg_p");
+      grid->cg_q = grid->res.like("mg::cg_q");
+      grids_.push_back(std::move(grid));
+      break;
+    }
     grids_.push_back(std::move(grid));
-    if (!can_coarsen(one_box.boxes, dim, 2)) break;
     one_box.boxes[0] = coarsen(one_box.boxes[0], r);
     g = coarsened(g);
   }
@@ -224,12 +243,12 @@ void Multigrid::prolong_from(size_t k) {
 
 void Multigrid::cycle(size_t k, bool f_cycle) {
   Grid& g = *grids_[k];
-  if (k + 1 == grids_.size()) {
-    bottom_solve(g);
-    return;
-  }
   LevelData& phi = k == 0 ? *top_phi_ : g.phi;
   const LevelData& f = k == 0 ? *top_f_ : g.rhs;
+  if (k + 1 == grids_.size()) {
+    bottom_solve(g, phi, f);
+    return;
+  }
   smooth(g, phi, f, cfg_.pre_smooth);
   residual(g, phi, f, g.res);
   restrict_to(k);
@@ -251,42 +270,52 @@ double Multigrid::mean(const LevelData& u) const {
   return all_ranks(s, comm_).value(scale) / double(num_cells(u.layout().boxes));
 }
 
-void Multigrid::bottom_solve(Grid& g) {
-  // Conjugate gradients on the one box of the coarsest grid, from the current phi.
-  // L is symmetric and definite (semi-definite and the rhs consistent for a singular
-  // problem), negative rather than positive, which CG does not mind.
-  const Box b = g.phi.box(0);
-  const Fab x = g.phi[0], rhs = g.rhs[0];
-  if (!g.res.size()) return;
-  LevelData pd = g.phi.like("mg::cg_p");
-  LevelData qd = g.res.like("mg::cg_q");
-  const Fab p = pd[0], q = qd[0], r = g.res[0];
-  auto dot = [&](const Fab& u, const Fab& v) {
-    const double scale = power_of_two_above(mg::max_abs_product(u, v, b));
-    return mg::exact_dot(u, v, b, 1.0 / scale).value(scale);
+void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
+  // Conjugate gradients on the coarsest grid, from the current phi. L is symmetric and
+  // definite (semi-definite with a consistent rhs for a singular problem), negative
+  // rather than positive, which CG does not mind. Dot products are exact sums, so every
+  // rank count takes the same steps.
+  LevelData &r = g.res, &p = g.cg_p, &q = g.cg_q;
+  auto dot = [&](const LevelData& u, const LevelData& v) {
+    double m = 0.0;
+    for (size_t n = 0; n < g.size(); ++n)
+      if (g.owns(n)) m = std::max(m, mg::max_abs_product(u[n], v[n], g.box(n)));
+    const double scale = power_of_two_above(g.comm.max(m));
+    ExactSum s;
+    for (size_t n = 0; n < g.size(); ++n)
+      if (g.owns(n)) s += mg::exact_dot(u[n], v[n], g.box(n), 1.0 / scale);
+    return all_ranks(s, g.comm).value(scale);
   };
-  if (singular_) {  // the rhs's mean is round-off; remove it exactly
-    const double scale = power_of_two_above(mg::max_abs(rhs, b));
-    const double avg = mg::exact_sum(rhs, b, 1.0 / scale).value(scale) / b.num_cells();
-    mg::add_constant(rhs, -avg, b);
+  if (singular_ && g.gathered) {  // the rhs's mean is round-off; remove it exactly
+    const Box b = g.box(0);
+    const double scale = power_of_two_above(mg::max_abs(g.rhs[0], b));
+    const double avg =
+        mg::exact_sum(g.rhs[0], b, 1.0 / scale).value(scale) / b.num_cells();
+    mg::add_constant(g.rhs[0], -avg, b);
   }
-  residual(g, g.phi, g.rhs, g.res);
-  Kokkos::deep_copy(p.data, 0.0);
-  mg::axpy(p, 1.0, r, b);
+  residual(g, x, rhs, r);
+  p.set_val(0.0);  // its ghosts beyond the patches stay 0 (homogeneous)
+  for (size_t n = 0; n < g.size(); ++n)
+    if (g.owns(n)) mg::axpy(p[n], 1.0, r[n], g.box(n));
   double rr = dot(r, r);
   // Relative to the rhs, not to the first residual: a second visit starts from the
   // answer, and CG on round-off alone would wander.
   const double target = cfg_.bottom_rtol * cfg_.bottom_rtol * dot(rhs, rhs);
   for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
-    pd.fill_boundary(g.comm, true);
-    mg::laplacian(q, p, b, g.stencil);
+    p.fill_boundary(g.comm, true);
+    for (size_t n = 0; n < g.size(); ++n)
+      if (g.owns(n)) mg::laplacian(q[n], p[n], g.box(n), g.stencil);
     const double pq = dot(p, q);
     if (pq == 0.0) break;
     const double alpha = rr / pq;
-    mg::axpy(x, alpha, p, b);
-    mg::axpy(r, -alpha, q, b);
+    for (size_t n = 0; n < g.size(); ++n)
+      if (g.owns(n)) {
+        mg::axpy(x[n], alpha, p[n], g.box(n));
+        mg::axpy(r[n], -alpha, q[n], g.box(n));
+      }
     const double rr_new = dot(r, r);
-    mg::xpby(p, r, rr_new / rr, b);
+    for (size_t n = 0; n < g.size(); ++n)
+      if (g.owns(n)) mg::xpby(p[n], r[n], rr_new / rr, g.box(n));
     rr = rr_new;
   }
 }

@@ -42,9 +42,10 @@ class Multigrid {
   ~Multigrid();
 
   /// Solve lap(phi) = f (component 0 of each) on the layout given to the constructor:
-  /// phi holds the first guess and gets the solution; phi needs >= 1 ghost cell. For a
-  /// singular problem the mean of f is removed first and phi is returned with zero mean.
-  /// Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
+  /// phi holds the first guess and gets the solution; phi needs >= 1 ghost cell, and on a
+  /// level not covering the domain its coarse-fine ghosts hold the Dirichlet values. For
+  /// a singular problem the mean of f is removed first and phi is returned with zero
+  /// mean. Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
   /// converge and cfg.fail_on_divergence. Collective.
   SolveReport solve(LevelData& phi, const LevelData& f);
 
@@ -64,11 +65,12 @@ class Multigrid {
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   void restrict_to(size_t k);   // residual of grid k -> rhs of grid k + 1
   void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
-  void bottom_solve(Grid& g);
+  void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
 
   MgConfig cfg_;
   PoissonBc bc_;
   Comm comm_;
+  bool covers_domain_ = true;  // else a refined level: no gather, CG at the bottom
   bool singular_ = false;
   std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself
   LevelData* top_phi_ = nullptr;              // grid 0's phi and f, during solve()

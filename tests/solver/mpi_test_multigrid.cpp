@@ -248,3 +248,119 @@ TEST(Multigrid, SolutionIsBitwiseTheSameForAnyRankCountAndPatchCut) {
     }
   }
 }
+
+namespace {
+
+/// The level-by-level solve of periodic_sines(dim) on a base grid of n cells with
+/// `refined` levels of ratio 2, each over the central half of the one below: level 0 by
+/// itself, each finer level with Dirichlet values in its coarse-fine ghosts interpolated
+/// (quadratic) from the solution below. Returns the max error of each level.
+std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm,
+                                   std::uint64_t* bits = nullptr) {
+  const Problem pb = periodic_sines(dim);
+  const IntVect r = IntVect::in_dims(dim, 2, 1);
+  const IntVect one = IntVect::in_dims(dim, 1, 0);
+  LevelGeom g;
+  g.dim = dim;
+  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
+  for (int d = 0; d < 3; ++d)
+    g.dx[d] = 1.0 / n;
+  Box region = g.domain;  // the level's region, in its own index space
+  std::vector<double> errors;
+  LevelData below;
+  MgConfig cfg;
+  cfg.verbose = false;
+  if (bits) *bits = 0;
+  for (int l = 0; l <= refined; ++l) {
+    if (l > 0) {
+      g = g.refined(r);
+      Box inner = region;  // the central half, refined
+      for (int d = 0; d < dim; ++d) {
+        const int w = region.size()[d];
+        inner.lo[d] = region.lo[d] + w / 4;
+        inner.hi[d] = region.hi[d] - w / 4;
+      }
+      region = refine(inner, r);
+    }
+    const LevelLayout L = pw::testing::round_robin(
+        chop(region, IntVect::in_dims(dim, 16, 1), IntVect::in_dims(dim, 4, 1)),
+        comm.size(), l);
+    LevelData phi("phi", L, g, 1, one, comm.rank());
+    LevelData f("f", L, g, 1, IntVect{}, comm.rank());
+    phi.set_val(0.0);
+    for (size_t p = 0; p < L.size(); ++p)
+      if (f.owns(p))
+        pw::testing::set(f[p], [&](int i, int j, int k, int) {
+          return pb.f(g.center(0, i), g.center(1, j), dim == 3 ? g.center(2, k) : 0.0);
+        });
+    if (l > 0)
+      phi.fill_from_coarse(below, below, 1.0, r, {Interp::quadratic}, BcSet(1), comm);
+    Multigrid(L, g, pb.bc, cfg, comm).solve(phi, f);
+    double err = 0;
+    for (size_t p = 0; p < L.size(); ++p) {
+      if (!phi.owns(p)) continue;
+      HostFab h(phi[p]);
+      const Box b = L.boxes[p];
+      for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+            const double e =
+                pb.exact(g.center(0, i), g.center(1, j), dim == 3 ? g.center(2, k) : 0.0);
+            err = std::max(err, std::abs(h(i, j, k) - e));
+            if (bits) {
+              double v = h(i, j, k);
+              std::uint64_t u;
+              std::memcpy(&u, &v, sizeof u);
+              *bits += mix(mix(mix(mix(std::uint64_t(l)) ^ std::uint64_t(i)) ^
+                               std::uint64_t(j)) ^
+                           std::uint64_t(k)) ^
+                       u;
+            }
+          }
+    }
+    errors.push_back(comm.max(err));
+    below = std::move(phi);
+  }
+  if (bits) *bits = comm.sum(*bits);
+  return errors;
+}
+
+}  // namespace
+
+TEST(Multigrid, LevelByLevelSolveIsSecondOrderOnEveryRefinedLevel) {
+  const Comm comm;
+  for (int dim : {2, 3})
+    for (int refined : {1, 2}) {
+      const std::vector<int> ns =
+          dim == 2 ? std::vector<int>{32, 64, 128} : std::vector<int>{32, 64};
+      std::vector<std::vector<double>> err;
+      for (int n : ns)
+        err.push_back(level_by_level(dim, n, refined, comm));
+      for (size_t k = 1; k < ns.size(); ++k)
+        for (int l = 0; l <= refined; ++l) {
+          const double order = std::log2(err[k - 1][size_t(l)] / err[k][size_t(l)]);
+          if (comm.rank() == 0)
+            std::printf(
+                "%dD, %d refined: level %d, n %d -> %d: max error %.3e -> %.3e "
+                "(order %.2f)\n",
+                dim, refined, l, ns[k - 1], ns[k], err[k - 1][size_t(l)],
+                err[k][size_t(l)], order);
+          EXPECT_GE(order, 1.8) << dim << "D level " << l;
+        }
+    }
+}
+
+TEST(Multigrid, LevelByLevelSolveIsBitwiseTheSameForAnyRankCount) {
+  const Comm world;
+  std::uint64_t all = 0;
+  level_by_level(3, 16, 2, world, &all);
+  for (int group : {1, 2}) {
+    if (group >= world.size() || world.size() % group != 0) continue;
+    MPI_Comm sub;
+    MPI_Comm_split(world.raw(), world.rank() / group, world.rank(), &sub);
+    std::uint64_t part = 0;
+    level_by_level(3, 16, 2, Comm(sub), &part);
+    MPI_Comm_free(&sub);
+    EXPECT_EQ(part, all) << "group of " << group;
+  }
+}
