@@ -44,7 +44,8 @@ MgConfig read_mg_config(const Deck& deck) {
   if (c.pre_smooth + c.post_smooth == 0)
     deck.fail("poisson.post_smooth",
               "expected at least one smoothing sweep (pre_smooth + post_smooth >= 1)");
-  c.omega = deck.get<double>("poisson.omega", c.omega);
+  const int dim = deck.get<int>("domain.dim", 2);  // the default of read_amr_config
+  c.omega = deck.get<double>("poisson.omega", dim == 3 ? 1.3 : 1.15);
   if (!(c.omega > 0.0 && c.omega < 2.0))
     deck.fail("poisson.omega", "expected a number in (0, 2), got " + to_toml(c.omega));
   c.f_cycle = choice(deck, "poisson.cycle", "V", "V", "F") == "F";

@@ -86,6 +86,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       comm_(comm),
       covers_domain_(num_cells(layout.boxes) == geom.domain.num_cells()),
       singular_(covers_domain_ && bc.singular(geom)) {
+  if (cfg_.omega == 0.0) cfg_.omega = geom.dim == 3 ? 1.3 : 1.15;
   const int me = comm.rank();
   const int dim = geom.dim;
   const IntVect one = IntVect::in_dims(dim, 1, 0);

@@ -32,6 +32,8 @@ struct Args {
   double rtol = 1e-10;
   bool periodic = true;
   bool f_cycle = false;
+  int pre = 2, post = 2;
+  double omega = 0.0;  // the solver's default
 };
 
 Args parse(int argc, char** argv) {
@@ -55,6 +57,11 @@ Args parse(int argc, char** argv) {
       a.rtol = std::stod(next());
     } else if (s == "--bc") {
       a.periodic = next() == "periodic";
+    } else if (s == "--smooth") {
+      a.pre = std::stoi(next());
+      a.post = std::stoi(next());
+    } else if (s == "--omega") {
+      a.omega = std::stod(next());
     } else if (s == "--cycle") {
       a.f_cycle = next() == "F";
     } else {
@@ -103,6 +110,9 @@ void run(const Args& a, int n, const pw::Comm& comm) {
   MgConfig cfg;
   cfg.rtol = a.rtol;
   cfg.f_cycle = a.f_cycle;
+  cfg.pre_smooth = a.pre;
+  cfg.post_smooth = a.post;
+  cfg.omega = a.omega;
   cfg.verbose = false;
   Multigrid mg(L, g, bc, cfg, comm);
   std::vector<double> secs, cycles, rel_max;
@@ -118,11 +128,13 @@ void run(const Args& a, int n, const pw::Comm& comm) {
   const double t = median(secs), c = median(cycles);
   if (comm.rank() == 0)
     fmt::print(
-        "patchwork_mg bc={} n={} ranks={} max_grid={} cycle={} grids={} cycles={:.0f} "
+        "patchwork_mg bc={} n={} ranks={} max_grid={} cycle={} smooth={}+{} omega={} "
+        "grids={} cycles={:.0f} "
         "s_per_cycle={:.4f} total_s={:.3f} cells_cycles_per_s={:.3e} "
         "rel_residual_max={:.2e}\n",
         a.periodic ? "periodic" : "dirichlet", n, comm.size(), m, a.f_cycle ? "F" : "V",
-        mg.num_grids(), c, t / c, t, ncells * c / t, median(rel_max));
+        a.pre, a.post, a.omega == 0.0 ? 1.3 : a.omega, mg.num_grids(), c, t / c, t,
+        ncells * c / t, median(rel_max));
 }
 
 }  // namespace
