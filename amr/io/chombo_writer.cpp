@@ -218,7 +218,7 @@ long dump_bytes(const Hierarchy& h, const DumpInfo& info) {
     bytes += L.num_cells() * (8L * h.ncomp() + 1);  // data, vtkGhostType
     bytes += np * (8L * dim + 4 + 8 * 5);           // boxes .. data:checksums
   }
-  return bytes;
+  return bytes + bytes / 8 + (1L << 20);  // room to spare: a reserve too small is a hang
 }
 
 void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path) {
@@ -226,7 +226,7 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   const int dim = cfg.geom0.dim;
   const h5::Quiet quiet;
   Deferred later;
-  h5::Id file = h5::create_parallel(path, h.comm().raw());
+  h5::Id file = h5::open_parallel_rw(path, h.comm().raw());
   // Attributes and groups are metadata: every rank writes the same values.
   h5::attr_int(file, "num_levels", h.finest_level() + 1);
   h5::attr_int(file, "num_components", h.ncomp());

@@ -34,12 +34,13 @@ std::vector<unsigned char> ghost_types(const Box& box, const BoxList& covering);
 /// Cost of a patch of `level` per coarse step: cells x substeps of its level.
 double dump_cost(const AmrConfig& cfg, int level, const Box& box);
 
-/// About the size in bytes of write_chombo's file for `h` (its data, the metadata and
-/// HDF5's headers), so that the room for it can be checked first.
+/// A generous estimate of the size in bytes of write_chombo's file for `h` (its data,
+/// the metadata and HDF5's headers), so that the room for it can be reserved first.
 long dump_bytes(const Hierarchy& h, const DumpInfo& info);
 
-/// Write the current state (u_new of every level) to `path` (created or truncated).
-/// Collective over h.comm(): every rank calls it, owner of patches or not.
+/// Write the current state (u_new of every level) into `path`, an HDF5 file with nothing
+/// in it yet (write_dump creates it, with room reserved for it on the disk). Collective
+/// over h.comm(): every rank calls it, owner of patches or not.
 /// Layout, per level L (group level_L): attributes dx, dt, time, ref_ratio, prob_domain,
 /// is_periodic_d; datasets boxes, Processors, patch_id, cost, data:offsets=0 (int64, in
 /// values, npatch+1), data:datatype=0 (per box, component-major, i fastest, interior

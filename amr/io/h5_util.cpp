@@ -101,6 +101,13 @@ Id open_parallel(const std::string& path, MPI_Comm comm) {
             H5Fclose);
 }
 
+Id open_parallel_rw(const std::string& path, MPI_Comm comm) {
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  return Id(check(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl), "opening " + path),
+            H5Fclose);
+}
+
 Id open_group(hid_t parent, const std::string& name) {
   if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0)
     throw std::runtime_error("missing group " + name);

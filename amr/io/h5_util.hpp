@@ -60,6 +60,9 @@ Id create_group(hid_t parent, const std::string& name);
 /// Open `path` read-only for collective MPI-IO access by every rank of `comm`. Throws
 /// std::runtime_error when it is not a readable HDF5 file.
 Id open_parallel(const std::string& path, MPI_Comm comm);
+/// Open the HDF5 file `path` for collective MPI-IO writes by every rank of `comm`.
+/// Throws std::runtime_error naming the cause when it cannot be opened.
+Id open_parallel_rw(const std::string& path, MPI_Comm comm);
 Id open_group(hid_t parent, const std::string& name);
 Id open_dataset(hid_t parent, const std::string& name);
 

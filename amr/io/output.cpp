@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "amr/io/h5_util.hpp"
 #include "amr/io/rank_errors.hpp"
 #include "amr/io/xdmf_writer.hpp"
 
@@ -87,8 +89,6 @@ std::string write_text(const std::string& path, const std::string& text) {
 
 /// Check that `bytes` fit beside `path`: allocate them in a scratch file (counted by the
 /// disk and the quota as the dump will be), then remove it. Returns "" or what failed.
-/// A dump that fails part-way is caught too, but HDF5 1.10 cannot close such a file
-/// cleanly; most full disks are found here first.
 std::string check_room(const std::string& path, long bytes) {
   const std::string scratch = path + ".room";
   const int fd = ::open(scratch.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -98,6 +98,38 @@ std::string check_room(const std::string& path, long bytes) {
   std::remove(scratch.c_str());
   if (err == 0) return "";
   return fmt::format("no room for its {} bytes: {}", bytes, std::strerror(err));
+}
+
+/// Create `path` as an empty HDF5 file (serially: this is rank 0's part) with `bytes`
+/// reserved for it beyond its end, so that the collective writes into it cannot run out
+/// of room: HDF5 1.10 hangs closing a parallel file whose writes failed on some ranks
+/// only. Where the file system cannot reserve, check_room's answer has to do. Returns ""
+/// or what failed; then nothing is left.
+std::string create_reserved(const std::string& path, long bytes) {
+  std::string why = check_room(path, bytes);
+  if (!why.empty()) return why;
+  {
+    const h5::Quiet quiet;
+    const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0 || H5Fclose(f) < 0) why = "cannot create " + path + h5::error_cause();
+  }
+  if (why.empty()) {
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    if (fd < 0 || (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, off_t(bytes)) != 0 &&
+                   errno != EOPNOTSUPP))
+      why = fmt::format("no room for its {} bytes: {}", bytes, std::strerror(errno));
+    if (fd >= 0) ::close(fd);
+  }
+  if (!why.empty()) std::remove(path.c_str());
+  return why;
+}
+
+/// Give back what create_reserved reserved beyond the end of `path` (a shrinking
+/// truncation frees the blocks past the new end on every file system).
+void release_reserve(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;
+  if (::truncate(path.c_str(), st.st_size + 1) == 0) ::truncate(path.c_str(), st.st_size);
 }
 
 /// write_chombo (collective; the file is closed on return): "" or what failed here.
@@ -158,8 +190,9 @@ std::string write_dump(const Hierarchy& h, const DumpInfo& info,
   const std::string h5 = (dir / (base + ".h5")).string();
   const std::string xmf = (dir / (base + ".xmf")).string();
   std::string why = first_error(
-      comm, comm.rank() == 0 ? check_room(h5 + ".tmp", dump_bytes(h, info)) : "");
+      comm, comm.rank() == 0 ? create_reserved(h5 + ".tmp", dump_bytes(h, info)) : "");
   if (why.empty()) why = try_write_chombo(h, info, h5 + ".tmp");
+  if (comm.rank() == 0) release_reserve(h5 + ".tmp");
   // Every rank has finished writing; if any failed, all stop here together.
   why = first_error(comm, why);
   if (why.empty() && comm.rank() == 0)

@@ -1,8 +1,8 @@
 // Dumps that cannot be written, at 1, 2 and 4 ranks: a file-size limit standing in for a
-// full disk (it fails writes part-way, on some ranks only), and names taken by
-// directories (the .h5 or .xmf temporary, the final name). Each is a UserError naming the
-// dump and the cause on every rank, without a deadlock; the earlier dumps stay as they
-// were and no final name holds an incomplete file. These work as root, unlike
+// full disk (the room a dump reserves before any rank writes cannot be had), and names
+// taken by directories (the .h5 or .xmf temporary, the final name). Each is a UserError
+// naming the dump and the cause on every rank, without a deadlock; the earlier dumps stay
+// as they were and no final name holds an incomplete file. These work as root, unlike
 // permission bits.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -103,8 +103,8 @@ TEST(FailedDump, AFullDiskIsAUserErrorOnEveryRankAndEarlierDumpsStay) {
   world.barrier();
   const auto before = contents(dir.path());
   ASSERT_EQ(before.count("plt_00002.h5"), 1u);
-  // Writes past half a dump fail (EFBIG, the signal ignored): the next dump cannot be
-  // written, the load history (far smaller) still can.
+  // Files cannot grow past half a dump (EFBIG, the signal ignored): the next dump cannot
+  // be written, the load history (far smaller) still can.
   const rlim_t limit = before.at("plt_00002.h5").size() / 2;
   ASSERT_GT(limit, before.at("plt_load.csv").size() + 8192);
   rlimit old{};
