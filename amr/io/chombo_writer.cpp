@@ -218,7 +218,7 @@ long dump_bytes(const Hierarchy& h, const DumpInfo& info) {
     bytes += L.num_cells() * (8L * h.ncomp() + 1);  // data, vtkGhostType
     bytes += np * (8L * dim + 4 + 8 * 5);           // boxes .. data:checksums
   }
-  return bytes + bytes / 8 + (1L << 20);  // room to spare: a reserve too small is a hang
+  return bytes + bytes / 8 + 65536;  // room to spare: a reserve too small is a hang
 }
 
 void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path) {
