@@ -131,8 +131,9 @@ int domain_hi(const Dump& d, int l, int k) {
   return h5::read_attr_box(level(d, l), "prob_domain", d.dim).hi[k];
 }
 
-const std::map<std::string, std::function<void(const Dump&)>>& cases() {
-  static const std::map<std::string, std::function<void(const Dump&)>> all = {
+/// The catalogue's damages by name.
+std::map<std::string, std::function<void(const Dump&)>> cases() {
+  return {
       {"data_bit",
        [](const Dump& d) {
          const h5::Id g = level(d, 1);
@@ -243,7 +244,6 @@ const std::map<std::string, std::function<void(const Dump&)>>& cases() {
          set_attr(g.operator hid_t(), "steps", h5::read_attr_int(g, "steps") + 1);
        }},
   };
-  return all;
 }
 
 }  // namespace
@@ -254,8 +254,9 @@ int main(int argc, char** argv) {
   try {
     if (argc != 4) throw std::runtime_error("usage: corrupt_dump GOOD OUT CASE");
     const std::string c = argv[3];
-    auto it = cases().find(c);
-    if (it == cases().end()) throw std::runtime_error("unknown case " + c);
+    const auto all = cases();
+    auto it = all.find(c);
+    if (it == all.end()) throw std::runtime_error("unknown case " + c);
     std::filesystem::copy_file(argv[1], argv[2],
                                std::filesystem::copy_options::overwrite_existing);
     Dump d;
