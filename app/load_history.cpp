@@ -1,13 +1,40 @@
 #include "app/load_history.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "amr/deck.hpp"
+#include "amr/io/rank_errors.hpp"
 
 namespace pw {
+
+namespace {
+
+/// The existing history's text up to its last complete row; "" (and `why` set) when it
+/// is not a load history with `header`. `dropped`: a partial last row was cut.
+std::string complete_rows(const std::string& file, const std::string& header,
+                          std::string& why, bool& dropped) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  std::string text = s.str();
+  if (text.empty()) return text;
+  if (text.compare(0, header.size() + 1, header + "\n") != 0) {
+    why = "its first line is not the header " + header + " (not a load history)";
+    return "";
+  }
+  const size_t end = text.rfind('\n') + 1;
+  dropped = end != text.size();
+  text.resize(end);
+  return text;
+}
+
+}  // namespace
 
 const char* LoadHistory::header() {
   return "balance_step,step,time,rank,load,patches,imbalance,std,idle,est_balance,"
@@ -18,46 +45,79 @@ std::string LoadHistory::path(const OutputConfig& cfg) {
   return cfg.dir + "/" + cfg.prefix + "_load.csv";
 }
 
-LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append) {
-  const std::string file = path(cfg);
-  std::string error;
+LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append)
+    : path_(path(cfg)), comm_(comm) {
+  std::string why;
   if (comm.rank() == 0) {
-    // A restarted run goes on with the history of the run it continues, if there is one.
-    std::FILE* existing = append ? std::fopen(file.c_str(), "r") : nullptr;
-    const bool has_rows = existing != nullptr && std::fgetc(existing) != EOF;
-    if (existing != nullptr) std::fclose(existing);
-    file_ = std::fopen(file.c_str(), has_rows ? "a" : "w");
-    if (file_ == nullptr)
-      error = std::strerror(errno);
-    else if (!has_rows)
-      fmt::print(file_, "{}\n", header());
+    // A restarted run goes on with the history of the run it continues, if there is one,
+    // without a row that a crash cut short; the repaired file replaces it whole.
+    bool dropped = false;
+    const std::string rows =
+        append ? complete_rows(path_, header(), why, dropped) : std::string();
+    if (why.empty()) {
+      const std::string tmp = path_ + ".tmp";
+      file_ = std::fopen((rows.empty() || dropped ? tmp : path_).c_str(),
+                         rows.empty() || dropped ? "w" : "a");
+      if (file_ == nullptr)
+        why = std::strerror(errno);
+      else
+        std::fseek(file_, 0, SEEK_END);  // where write() measures the rows from
+    }
+    if (why.empty() && (rows.empty() || dropped)) {
+      why = write(rows.empty() ? std::string(header()) + "\n" : rows);
+      if (why.empty() && std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
+        why = std::strerror(errno);
+    }
+    if (why.empty() && dropped)
+      fmt::print(stderr,
+                 "patchwork: warning: load history {}: dropped a partial last row (a "
+                 "crash while it was written)\n",
+                 path_);
   }
   // Every rank learns of a failure, so that none waits in a collective later on.
-  if (comm.sum(long(!error.empty())) > 0)
-    throw UserError("cannot write the load history " + file +
-                    (error.empty() ? "" : ": " + error));
-  if (file_ != nullptr) std::fflush(file_);
+  why = first_error(comm, why);
+  if (!why.empty())
+    throw UserError("cannot write the load history " + path_ + ": " + why);
 }
 
 LoadHistory::~LoadHistory() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
+std::string LoadHistory::write(const std::string& text) {
+  const long before = std::ftell(file_);
+  if (std::fwrite(text.data(), 1, text.size(), file_) == text.size() &&
+      std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0)
+    return "";
+  const std::string why = std::strerror(errno);
+  // Cut off what part of the rows got out, so that the file ends in a whole row.
+  std::clearerr(file_);
+  if (before >= 0 && ::ftruncate(::fileno(file_), before) == 0)
+    std::fseek(file_, before, SEEK_SET);
+  return why;
+}
+
 void LoadHistory::append(int balance_step, const BalanceEvent& e, const PlanRecord& p,
                          const std::string& method) {
-  if (file_ == nullptr) return;
-  // Method names are identifiers, but quote anyway so that a comma cannot shift columns.
-  const bool quote = method.find_first_of(",\"") != std::string::npos;
-  const std::string m = quote ? "\"" + method + "\"" : method;
-  for (size_t r = 0; r < p.rank_load.size(); ++r)
-    fmt::print(file_,
-               "{},{},{:.17g},{},{:.17g},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{}"
-               ",{},{:.6f},{}\n",
-               balance_step, e.step, e.time, r, p.rank_load[r], p.rank_patches[r],
-               p.load.imbalance, p.load.std, p.load.idle, p.load.estimated_balance,
-               p.load.uintah_i, e.bytes_migrated, p.split, e.cut_cells, 1e3 * p.seconds,
-               m);
-  std::fflush(file_);
+  std::string why;
+  if (file_ != nullptr) {
+    // Method names are identifiers, but quote anyway so that a comma cannot shift
+    // columns.
+    const bool quote = method.find_first_of(",\"") != std::string::npos;
+    const std::string m = quote ? "\"" + method + "\"" : method;
+    std::string rows;
+    for (size_t r = 0; r < p.rank_load.size(); ++r)
+      rows += fmt::format(
+          "{},{},{:.17g},{},{:.17g},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{}"
+          ",{},{:.6f},{}\n",
+          balance_step, e.step, e.time, r, p.rank_load[r], p.rank_patches[r],
+          p.load.imbalance, p.load.std, p.load.idle, p.load.estimated_balance,
+          p.load.uintah_i, e.bytes_migrated, p.split, e.cut_cells, 1e3 * p.seconds, m);
+    why = write(rows);
+  }
+  why = first_error(comm_, why);
+  if (!why.empty())
+    throw UserError("cannot write the load history " + path_ + ": " + why);
 }
 
 }  // namespace pw

@@ -1,6 +1,7 @@
 // The load history: DIR/PREFIX_load.csv, one row per rank per balancing step, appended
-// and flushed as the run goes, so that plots across a run (and across runs) can be made
-// while it runs and from what a crashed run left behind.
+// as the run goes (each append checked and on the disk before the run goes on), so that
+// plots across a run (and across runs) can be made while it runs and from what a crashed
+// run left behind.
 #pragma once
 
 #include <cstdio>
@@ -24,20 +25,29 @@ class LoadHistory {
   /// Rank 0 creates (truncates) the file and writes the header, or appends to an existing
   /// one; other ranks hold nothing.
   /// Collective. Precondition: cfg.dir exists (make_output_dir). Throws UserError on
-  /// every rank when the file cannot be opened.
-  /// With `append` (a restarted run), rows go after those of an existing history.
+  /// every rank when the file cannot be opened or written.
+  /// With `append` (a restarted run), rows go after those of an existing history. One
+  /// whose header is another is refused (UserError); a partial last row (a crash
+  /// mid-write) is dropped, with a warning, before any row is added.
   LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append = false);
   ~LoadHistory();
   LoadHistory(const LoadHistory&) = delete;
   LoadHistory& operator=(const LoadHistory&) = delete;
 
-  /// Append the rows of balancing step `balance_step` (1-based) and flush them, so that
-  /// they survive a crash of a later step. Only rank 0 writes; not collective.
+  /// Append the rows of balancing step `balance_step` (1-based), flushed and synced, so
+  /// that they survive a crash of a later step. Rank 0 writes; collective, so that a
+  /// failed write (a full disk) is a UserError naming the file on every rank. A failed
+  /// append is cut off again: the file never ends in a partial row that this run wrote.
   /// Precondition: p.rank_load and p.rank_patches have one entry per rank.
   void append(int balance_step, const BalanceEvent& e, const PlanRecord& p,
               const std::string& method);
 
  private:
+  /// Rank 0: write `text` at the end of the file, synced; "" or what failed.
+  std::string write(const std::string& text);
+
+  std::string path_;
+  Comm comm_;
   std::FILE* file_ = nullptr;  // open on rank 0 only
 };
 

@@ -29,8 +29,8 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   deck_echo_ = deck.echo();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
   if (!restart.empty())  // a bad file is a UserError here, before any work
-    restart_ =
-        std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(), comm_);
+    restart_ = std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(),
+                                            physics_->nghost(), comm_);
 }
 
 Simulation::~Simulation() = default;
@@ -38,6 +38,11 @@ Simulation::~Simulation() = default;
 RunResult Simulation::run(bool verbose) {
   RunResult r;
   const double start = MPI_Wtime();
+  if (restart_ && !restart_->nothing_to_do(cfg_).empty()) {  // says so, writes nothing
+    if (verbose && comm_.rank() == 0) fmt::print("{}\n", restart_->nothing_to_do(cfg_));
+    r.steps = restart_->step();
+    return r;
+  }
   if (output_.write) {
     make_output_dir(output_, comm_);  // a bad output.dir stops the run before any work
     history_ = std::make_unique<LoadHistory>(output_, comm_, restart_ != nullptr);

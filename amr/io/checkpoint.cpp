@@ -5,34 +5,21 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
 #include "amr/deck.hpp"
+#include "amr/io/checkpoint_checks.hpp"
+#include "amr/io/checksum.hpp"
 #include "amr/io/chombo_writer.hpp"
 #include "amr/io/h5_util.hpp"
+#include "amr/io/rank_errors.hpp"
 
 namespace pw {
 
 namespace {
-
-/// HDF5's error stack printing off while in scope: a bad restart file is reported once,
-/// as a UserError, not as a page of HDF5 diagnostics per rank.
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
-};
 
 std::string str(const Box& b) {
   std::ostringstream s;
@@ -44,29 +31,63 @@ std::string str(const Box& b) {
   throw std::runtime_error(what);
 }
 
+/// Read the whole 1-D dataset `name` of group `g` (`where`: the group's name) as `n`
+/// elements of `type` into `buf`, and check it against its stored checksum.
+void read_verified(hid_t g, const std::string& where, const std::string& name, hid_t type,
+                   hsize_t n, void* buf) {
+  const h5::Id d = h5::open_dataset(g, name);
+  if (h5::extent(d) != n) bad(where + "/" + name + " has the wrong size");
+  if (n > 0) h5::read_all(d, type, buf);
+  std::uint64_t stored = 0;
+  try {
+    stored = h5::read_checksum(d);
+  } catch (const std::runtime_error& e) {
+    bad(where + "/" + name + ": " + e.what());
+  }
+  if (h5::fnv1a(buf, n * H5Tget_size(type)) != stored)
+    bad(where + "/" + name + ": fails its checksum (the file is corrupt)");
+}
+
 }  // namespace
 
 Checkpoint::Checkpoint(const std::string& path, const AmrConfig& cfg,
-                       const std::vector<std::string>& component_names, const Comm& comm)
-    : path_(path) {
+                       const std::vector<std::string>& component_names, int nghost,
+                       const Comm& comm)
+    : path_(path), names_(component_names) {
   std::string why;
   try {
-    read_metadata(cfg, component_names, comm);
+    read_metadata(cfg, component_names, nghost, comm);
   } catch (const std::exception& e) {
     why = e.what();
   }
-  // Every rank reads the same metadata; if any fails, all stop together.
-  if (comm.sum(long(!why.empty())) > 0)
-    throw UserError(fmt::format("restart: {}: {}", path_,
-                                why.empty() ? "cannot be read on another rank" : why));
+  // Every rank reads the same metadata; if any fails, all stop together. Only then is
+  // the field data read, each rank its own patches.
+  why = first_error(comm, why);
+  if (why.empty()) why = first_error(comm, read_data(comm));
+  if (!why.empty()) throw UserError(fmt::format("restart: {}: {}", path_, why));
+}
+
+std::string Checkpoint::nothing_to_do(const AmrConfig& cfg) const {
+  if (step_ >= cfg.max_step)
+    return fmt::format(
+        "restart: {}: the dump is at step {}, time.max_step is {}: nothing to run, no "
+        "file written",
+        path_, step_, cfg.max_step);
+  if (time() >= cfg.stop_time * (1 - 1e-12))
+    return fmt::format(
+        "restart: {}: the dump is at time {:.17g}, time.stop_time is {:.17g}: nothing "
+        "to run, no file written",
+        path_, time(), cfg.stop_time);
+  return "";
 }
 
 void Checkpoint::read_metadata(const AmrConfig& cfg,
-                               const std::vector<std::string>& names, const Comm& comm) {
+                               const std::vector<std::string>& names, int nghost,
+                               const Comm& comm) {
   namespace fs = std::filesystem;
   if (!fs::exists(path_)) bad("no such file");
   if (!fs::is_regular_file(path_)) bad("not a regular file");
-  const QuietHdf5 quiet;
+  const h5::Quiet quiet;
   if (H5Fis_hdf5(path_.c_str()) <= 0) bad("not an HDF5 file");
   h5::Id file;
   try {
@@ -75,8 +96,12 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     bad("a damaged HDF5 file (truncated or corrupt): it cannot be opened");
   }
   try {
+    // Nothing is read from a group before its attributes match their checksum.
+    h5::verify_attributes(file, "the root group");
+    const h5::Id global = h5::open_group(file, "Chombo_global");
+    h5::verify_attributes(global, "Chombo_global");
     const int want_dim = cfg.geom0.dim;
-    dim_ = h5::read_attr_int(h5::open_group(file, "Chombo_global"), "SpaceDim");
+    dim_ = h5::read_attr_int(global, "SpaceDim");
     if (dim_ != want_dim)
       bad(fmt::format("holds a {}D run, the deck asks for {}D (domain.dim)", dim_,
                       want_dim));
@@ -94,6 +119,7 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
                       cfg.max_level, cfg.max_level + 1));
 
     const h5::Id ck = h5::open_group(file, "checkpoint");
+    h5::verify_attributes(ck, "checkpoint");
     step_ = h5::read_attr_int(ck, "step");
     state_.cell_updates = h5::read_attr_long(ck, "cell_updates");
     state_.regrids = h5::read_attr_int(ck, "regrids");
@@ -118,6 +144,7 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     for (int l = 0; l < nlev; ++l) {
       const std::string name = "level_" + std::to_string(l);
       const h5::Id g = h5::open_group(file, name);
+      h5::verify_attributes(g, name);
       const LevelGeom geom = cfg.geom(l);
       const Box pd = h5::read_attr_box(g, "prob_domain", dim_);
       if (pd != geom.domain)
@@ -130,10 +157,10 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
       c.last_regrid_step = h5::read_attr_int(g, "last_regrid_step");
       state_.clocks.push_back(c);
 
-      const h5::Id boxes_d = h5::open_dataset(g, "boxes");
-      const hsize_t np = h5::extent(boxes_d);
+      const hsize_t np = h5::extent(h5::open_dataset(g, "boxes"));
+      if (np == 0) bad(name + ": no boxes");
       std::vector<int> raw(size_t(2 * dim_) * np);
-      if (np > 0) h5::read_all(boxes_d, box_t, raw.data());
+      read_verified(g, name, "boxes", box_t, np, raw.data());
       LevelLayout layout;
       for (hsize_t p = 0; p < np; ++p) {
         Box b(IntVect{0, 0, 0}, IntVect{0, 0, 0});
@@ -141,27 +168,35 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
           b.lo[d] = raw[2 * dim_ * p + d];
           b.hi[d] = raw[2 * dim_ * p + dim_ + d];
         }
-        if (b.empty() || (b & geom.domain) != b)
-          bad(fmt::format("{}: box {} is empty or outside the domain", name, str(b)));
         layout.boxes.push_back(b);
       }
-      if (np == 0) bad(name + ": no boxes");
-      const h5::Id owners_d = h5::open_dataset(g, "Processors");
-      if (h5::extent(owners_d) != np) bad(name + ": Processors has the wrong size");
       layout.owner.resize(np);
-      h5::read_all(owners_d, H5T_NATIVE_INT, layout.owner.data());
-      const h5::Id off_d = h5::open_dataset(g, "data:offsets=0");
-      if (h5::extent(off_d) != np + 1) bad(name + ": data:offsets=0 has the wrong size");
+      read_verified(g, name, "Processors", H5T_NATIVE_INT, np, layout.owner.data());
+      // Each rank reads the patches it will own first: as written where that rank
+      // exists, else as Hierarchy::restore would place them.
+      for (size_t p = 0; p < np; ++p)
+        if (layout.owner[p] < 0 || layout.owner[p] >= comm.size())
+          layout.owner[p] = int(p % size_t(comm.size()));
       std::vector<std::int64_t> off(np + 1);
-      h5::read_all(off_d, H5T_NATIVE_INT64, off.data());
-      const std::vector<long> cells = cell_offsets(layout.boxes);
-      for (hsize_t p = 0; p <= np; ++p)
-        if (off[p] != std::int64_t(cells[p]) * ncomp_)
-          bad(name + ": data:offsets=0 does not match the boxes");
-      if (h5::extent(h5::open_dataset(g, "data:datatype=0")) != hsize_t(off[np]))
-        bad(name + ": data:datatype=0 has the wrong size");
+      read_verified(g, name, "data:offsets=0", H5T_NATIVE_INT64, np + 1, off.data());
+      std::vector<std::uint64_t> sums(np);
+      read_verified(g, name, "data:checksums", H5T_NATIVE_UINT64, np, sums.data());
       layouts_.push_back(std::move(layout));
       offsets_.push_back(std::move(off));
+      patch_sums_.push_back(std::move(sums));
+    }
+    check_layouts(layouts_, cfg, nghost);
+    check_clocks(state_, step_);
+    for (int l = 0; l < nlev; ++l) {
+      const std::string name = "level_" + std::to_string(l);
+      const std::vector<std::int64_t>& off = offsets_[size_t(l)];
+      const std::vector<long> cells = cell_offsets(layouts_[size_t(l)].boxes);
+      for (size_t p = 0; p < off.size(); ++p)
+        if (off[p] != std::int64_t(cells[p]) * ncomp_)
+          bad(name + ": data:offsets=0 does not match the boxes");
+      const h5::Id g = h5::open_group(file, name);
+      if (h5::extent(h5::open_dataset(g, "data:datatype=0")) != hsize_t(off.back()))
+        bad(name + ": data:datatype=0 has the wrong size");
     }
   } catch (const std::runtime_error& e) {
     const std::string what = e.what();
@@ -173,14 +208,24 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
   }
 }
 
-void Checkpoint::restore(Hierarchy& h) const {
-  const int ncomp = ncomp_;
-  const int rank = h.comm().rank();
-  const h5::Id file = h5::open_parallel(path_, h.comm().raw());
-  const LevelReader read = [&](int l, const LevelLayout& layout, std::vector<Fab>& u) {
-    const h5::Id g = h5::open_group(file, "level_" + std::to_string(l));
-    const h5::Id data = h5::open_dataset(g, "data:datatype=0");
-    const std::vector<std::int64_t>& off = offsets_[size_t(l)];
+std::string Checkpoint::read_data(const Comm& comm) {
+  const int rank = comm.rank();
+  std::string why;
+  const h5::Quiet quiet;
+  h5::Id file;
+  try {
+    file = h5::open_parallel(path_, comm.raw());
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  // Every open succeeded or none did (a collective open); the reads below are collective
+  // too, so a rank that meets an error still takes part in the rest.
+  if (first_error(comm, why) != "") return why.empty() ? "cannot be read" : why;
+  values_.resize(layouts_.size());
+  for (size_t l = 0; l < layouts_.size(); ++l) {
+    const std::string name = "level_" + std::to_string(l) + "/data:datatype=0";
+    const LevelLayout& layout = layouts_[l];
+    const std::vector<std::int64_t>& off = offsets_[l];
     std::vector<h5::Run> runs;
     for (size_t p = 0; p < layout.size(); ++p)
       if (layout.owner[p] == rank)
@@ -188,9 +233,54 @@ void Checkpoint::restore(Hierarchy& h) const {
     hsize_t total = 0;
     for (const h5::Run& r : runs)
       total += r.count;
-    std::vector<double> values(total);
-    h5::read_runs(data, H5T_NATIVE_DOUBLE, runs, values.data());
+    std::vector<double>& values = values_[l];
+    values.assign(total, 0.0);
+    try {
+      const h5::Id g = h5::open_group(file, "level_" + std::to_string(l));
+      h5::read_runs(h5::open_dataset(g, "data:datatype=0"), H5T_NATIVE_DOUBLE, runs,
+                    values.data());
+    } catch (const std::exception& e) {
+      if (why.empty()) why = name + ": " + e.what();
+      continue;
+    }
     // Each box in turn, component-major, i fastest (as write_chombo writes them).
+    size_t n = 0;
+    for (size_t p = 0; p < layout.size() && why.empty(); ++p) {
+      if (layout.owner[p] != rank) continue;
+      const Box& b = layout.boxes[p];
+      const size_t count = size_t(off[p + 1] - off[p]);
+      const double* v = values.data() + n;
+      n += count;
+      if (h5::fnv1a(v, count * sizeof(double)) != patch_sums_[l][p]) {
+        why = fmt::format(
+            "{}: patch {} fails its checksum (the file is corrupt; the patch "
+            "is {})",
+            name, p, str(b));
+        break;
+      }
+      for (size_t i = 0; i < count; ++i)
+        if (!std::isfinite(v[i])) {
+          const IntVect sz = b.size();
+          const long cells = b.num_cells(), c = long(i) / cells, k = long(i) % cells;
+          const IntVect at{b.lo[0] + int(k % sz[0]), b.lo[1] + int(k / sz[0] % sz[1]),
+                           b.lo[2] + int(k / (long(sz[0]) * sz[1]))};
+          std::ostringstream cell;
+          cell << at;
+          why = fmt::format("{}: patch {} holds {} in component {} at cell {}", name, p,
+                            v[i], names_[size_t(c)], cell.str());
+          break;
+        }
+    }
+  }
+  return why;
+}
+
+void Checkpoint::restore(Hierarchy& h) {
+  const int ncomp = ncomp_;
+  const int rank = h.comm().rank();
+  const LevelReader read = [&](int l, const LevelLayout& layout, std::vector<Fab>& u) {
+    const std::vector<double>& values = values_[size_t(l)];
+    // Each box in turn, component-major, i fastest (as read_data keeps them).
     size_t n = 0;
     for (size_t p = 0; p < layout.size(); ++p) {
       if (layout.owner[p] != rank) continue;
@@ -207,6 +297,8 @@ void Checkpoint::restore(Hierarchy& h) const {
     }
   };
   h.restore(layouts_, state_, read);
+  values_.clear();
+  values_.shrink_to_fit();
 }
 
 }  // namespace pw

@@ -1,6 +1,6 @@
 // Restart from a dump: every dump is a checkpoint (write_chombo). A Checkpoint opens one,
-// checks it against the run's set-up before any work, and rebuilds the hierarchy from
-// it, each rank reading its own patches through collective MPI-IO.
+// verifies it before any work (checksums, then what the hierarchy must satisfy, then the
+// field data), and rebuilds the hierarchy from it.
 #pragma once
 
 #include <cstdint>
@@ -13,14 +13,19 @@ namespace pw {
 
 class Checkpoint {
  public:
-  /// Read and check the metadata of the dump `path` on every rank of `comm`
-  /// (collective). Throws UserError "restart: <path>: <what is wrong>" on every rank when
-  /// the file is missing, not HDF5 (truncated, garbage), incomplete (missing attributes
-  /// or datasets, inconsistent sizes), or does not fit `cfg` and `component_names`
-  /// (other dimension, more levels than amr.max_level allows, other components, ratios
-  /// or domain).
+  /// Read and verify the dump `path` on every rank of `comm` (collective); `nghost`: the
+  /// physics' ghost width (for the nesting check). Each rank reads the field data of the
+  /// patches it will own, and keeps it for restore(). Throws UserError
+  /// "restart: <path>: <what is wrong>" on every rank when the file is missing, not
+  /// HDF5 (truncated, garbage), incomplete (missing attributes or datasets, inconsistent
+  /// sizes), corrupt (an attribute or dataset that fails its checksum, naming it), has
+  /// no checksums, breaks check_layouts / check_clocks (checkpoint_checks.hpp), holds
+  /// non-finite field data, or does not fit `cfg` and `component_names` (other
+  /// dimension, more levels than amr.max_level allows, other components, ratios or
+  /// domain).
   Checkpoint(const std::string& path, const AmrConfig& cfg,
-             const std::vector<std::string>& component_names, const Comm& comm);
+             const std::vector<std::string>& component_names, int nghost,
+             const Comm& comm);
 
   const std::string& path() const { return path_; }
   /// Coarse steps taken when the dump was written.
@@ -29,22 +34,32 @@ class Checkpoint {
   double time() const { return state_.clocks.front().t_new; }
   /// Component totals at step 0 (empty when the dump does not record them).
   const std::vector<double>& initial_totals() const { return initial_totals_; }
+  /// Why a run of `cfg` from this checkpoint has nothing to do (its step is at or
+  /// beyond time.max_step, or its time at time.stop_time), or "" when it has.
+  std::string nothing_to_do(const AmrConfig& cfg) const;
 
-  /// Rebuild `h` from the file (Hierarchy::restore; owners from h's planner). Collective
-  /// over h.comm(). Pre: h was made with the config this checkpoint was checked against.
-  void restore(Hierarchy& h) const;
+  /// Rebuild `h` from the data read by the constructor (Hierarchy::restore), and release
+  /// it. Collective over h.comm(), which must be the constructor's `comm`. Pre: h was
+  /// made with the config this checkpoint was checked against; called once.
+  void restore(Hierarchy& h);
 
  private:
   void read_metadata(const AmrConfig& cfg, const std::vector<std::string>& names,
-                     const Comm& comm);
+                     int nghost, const Comm& comm);
+  /// This rank's patches of every level: verified against their checksums, finite.
+  /// Collective; returns this rank's first error ("" if none) after every read.
+  std::string read_data(const Comm& comm);
 
   std::string path_;
   int dim_ = 0;
   int ncomp_ = 0;
   int step_ = 0;
+  std::vector<std::string> names_;
   std::vector<double> initial_totals_;
-  std::vector<LevelLayout> layouts_;                // owners as written
+  std::vector<LevelLayout> layouts_;                // owners: as written, or p % ranks
   std::vector<std::vector<std::int64_t>> offsets_;  // per level: data:offsets=0
+  std::vector<std::vector<std::uint64_t>> patch_sums_;  // per level: data:checksums
+  std::vector<std::vector<double>> values_;  // per level: this rank's patches, in order
   RestoreState state_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "amr/io/checksum.hpp"
 #include "amr/io/h5_util.hpp"
 
 namespace pw {
@@ -57,7 +58,55 @@ std::vector<double> owned_values(const Level& L, int rank, int ncomp) {
   return out;
 }
 
-void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& rank_load) {
+/// The first failure of a collective data write on this rank. The rank goes on with the
+/// same sequence of HDF5 calls as the others (a full disk may fail the write on some
+/// ranks only; one that stopped would leave the others waiting in the next collective),
+/// and write_chombo reports it at the end.
+class Deferred {
+ public:
+  template <class F>
+  void operator()(F&& write) {
+    try {
+      write();
+    } catch (const std::exception& e) {
+      if (first_.empty()) first_ = e.what();
+    }
+  }
+  const std::string& first() const { return first_; }
+
+ private:
+  std::string first_;
+};
+
+/// A dataset every rank holds (`n` elements of `type` at `buf`): rank 0 writes it, the
+/// others take part with nothing; every rank stores the same checksum beside it.
+void write_global(hid_t loc, const std::string& name, hid_t type, hsize_t n,
+                  const void* buf, int rank, Deferred& later) {
+  const h5::Id d = h5::create_1d(loc, name, type, n);
+  later([&] { h5::write_all_from(d, type, n, buf, rank); });
+  h5::attr_checksum(d, h5::fnv1a(buf, n * H5Tget_size(type)));
+}
+
+/// The checksum of each patch's values (owned_values' bytes, patch by patch), known on
+/// every rank: each owner hashes its own, a sum gathers them (the others add 0).
+std::vector<std::uint64_t> patch_checksums(const Level& L,
+                                           const std::vector<double>& values,
+                                           const Comm& comm, int ncomp) {
+  std::vector<std::uint64_t> sums(L.layout.size(), 0);
+  size_t n = 0;
+  for (size_t p = 0; p < L.layout.size(); ++p) {
+    if (!L.owns(int(p), comm.rank())) continue;
+    const size_t count = size_t(L.layout.boxes[p].num_cells()) * size_t(ncomp);
+    sums[p] = h5::fnv1a(values.data() + n, count * sizeof(double));
+    n += count;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), int(sums.size()), MPI_UINT64_T, MPI_SUM,
+                comm.raw());
+  return sums;
+}
+
+void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& rank_load,
+                 Deferred& later) {
   const AmrConfig& cfg = h.config();
   const int dim = cfg.geom0.dim;
   const int rank = h.comm().rank();
@@ -92,7 +141,9 @@ void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& ran
     h5::attr_intvect(da, "ghost", IntVect{0, 0, 0}, dim);
     h5::attr_intvect(da, "outputGhost", IntVect{0, 0, 0}, dim);
     h5::attr_string(da, "objectType", "FArrayBox");
+    h5::seal_attributes(da);
   }
+  h5::seal_attributes(g);  // every attribute of the level is written above
 
   // Metadata every rank holds: rank 0 writes it, the others take part with nothing.
   std::vector<int> box_buf;
@@ -112,23 +163,18 @@ void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& ran
   for (size_t p = 0; p <= np; ++p)
     offsets[p] = std::int64_t(cells[p]) * ncomp;
   const h5::Id box_t = h5::box_type(dim);
-  h5::write_all_from(h5::create_1d(g, "boxes", box_t, np), box_t, np, box_buf.data(),
-                     rank);
-  h5::write_all_from(h5::create_1d(g, "Processors", H5T_NATIVE_INT32, np),
-                     H5T_NATIVE_INT32, np, L.layout.owner.data(), rank);
-  h5::write_all_from(h5::create_1d(g, "patch_id", H5T_NATIVE_INT64, np), H5T_NATIVE_INT64,
-                     np, ids.data(), rank);
-  h5::write_all_from(h5::create_1d(g, "cost", H5T_NATIVE_DOUBLE, np), H5T_NATIVE_DOUBLE,
-                     np, cost.data(), rank);
+  write_global(g, "boxes", box_t, np, box_buf.data(), rank, later);
+  write_global(g, "Processors", H5T_NATIVE_INT32, np, L.layout.owner.data(), rank, later);
+  write_global(g, "patch_id", H5T_NATIVE_INT64, np, ids.data(), rank, later);
+  write_global(g, "cost", H5T_NATIVE_DOUBLE, np, cost.data(), rank, later);
   // Measured kernel seconds per level step of each patch since the last regrid (0 where
   // not yet measured); each rank knows its own patches, the sum gives all.
   std::vector<double> measured = h.comm().sum(L.seconds);
   for (double& t : measured)
     t /= L.timed_steps > 0 ? double(L.timed_steps) : 1.0;
-  h5::write_all_from(h5::create_1d(g, "measured_time", H5T_NATIVE_DOUBLE, np),
-                     H5T_NATIVE_DOUBLE, np, measured.data(), rank);
-  h5::write_all_from(h5::create_1d(g, "data:offsets=0", H5T_NATIVE_INT64, np + 1),
-                     H5T_NATIVE_INT64, np + 1, offsets.data(), rank);
+  write_global(g, "measured_time", H5T_NATIVE_DOUBLE, np, measured.data(), rank, later);
+  write_global(g, "data:offsets=0", H5T_NATIVE_INT64, np + 1, offsets.data(), rank,
+               later);
 
   // Field data and ghost types: each rank its own patches, at offsets from the global
   // patch order.
@@ -147,22 +193,40 @@ void write_level(hid_t file, const Hierarchy& h, int l, std::vector<double>& ran
     ghost.insert(ghost.end(), gt.begin(), gt.end());
   }
   const std::vector<double> values = owned_values(L, rank, ncomp);
+  // The field data is checked patch by patch: one checksum per patch, in patch order.
+  const std::vector<std::uint64_t> sums = patch_checksums(L, values, h.comm(), ncomp);
+  write_global(g, "data:checksums", H5T_NATIVE_UINT64, np, sums.data(), rank, later);
   {
     h5::Id d = h5::create_1d(g, "data:datatype=0", H5T_NATIVE_DOUBLE, offsets[np]);
-    h5::write_runs(d, H5T_NATIVE_DOUBLE, value_runs, values.data());
+    later([&] { h5::write_runs(d, H5T_NATIVE_DOUBLE, value_runs, values.data()); });
   }
   // XDMF cannot parse ':' in a dataset path: the same data under a second name.
   H5Lcreate_hard(g, "data:datatype=0", g, "data_datatype_0", H5P_DEFAULT, H5P_DEFAULT);
-  h5::write_runs(h5::create_1d(g, "vtkGhostType", H5T_NATIVE_UINT8, cells[np]),
-                 H5T_NATIVE_UINT8, cell_runs, ghost.data());
+  const h5::Id gt = h5::create_1d(g, "vtkGhostType", H5T_NATIVE_UINT8, cells[np]);
+  later([&] { h5::write_runs(gt, H5T_NATIVE_UINT8, cell_runs, ghost.data()); });
 }
 
 }  // namespace
 
+long dump_bytes(const Hierarchy& h, const DumpInfo& info) {
+  const int dim = h.config().geom0.dim;
+  long bytes = 65536 + long(info.deck.size());  // root attributes and groups
+  for (int l = 0; l <= h.finest_level(); ++l) {
+    const Level& L = h.level(l);
+    const long np = long(L.layout.size());
+    bytes += 16384;  // the level's group, attributes and dataset headers
+    bytes += L.num_cells() * (8L * h.ncomp() + 1);  // data, vtkGhostType
+    bytes += np * (8L * dim + 4 + 8 * 5);           // boxes .. data:checksums
+  }
+  return bytes + bytes / 8 + 65536;  // room to spare: a reserve too small is a hang
+}
+
 void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path) {
   const AmrConfig& cfg = h.config();
   const int dim = cfg.geom0.dim;
-  h5::Id file = h5::create_parallel(path, h.comm().raw());
+  const h5::Quiet quiet;
+  Deferred later;
+  h5::Id file = h5::open_parallel_rw(path, h.comm().raw());
   // Attributes and groups are metadata: every rank writes the same values.
   h5::attr_int(file, "num_levels", h.finest_level() + 1);
   h5::attr_int(file, "num_components", h.ncomp());
@@ -177,6 +241,7 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
     h5::attr_string(b, "method", info.balance_method);
     for (const auto& [name, value] : info.balance_metrics)
       h5::attr_double(b, name, value);
+    h5::seal_attributes(b);
   }
   {
     h5::Id global = h5::create_group(file, "Chombo_global");
@@ -184,6 +249,7 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
     // yt places the domain at dx * prob_domain (origin 0); the true origin is here.
     h5::attr_doubles(global, "prob_lo",
                      std::vector<double>(cfg.geom0.prob_lo, cfg.geom0.prob_lo + dim));
+    h5::seal_attributes(global);
   }
   {
     // What a restart needs beyond the levels, and the facts it checks the deck against.
@@ -196,13 +262,20 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
     h5::attr_box(c, "domain", cfg.geom0.domain, dim);
     if (!info.initial_totals.empty())
       h5::attr_doubles(c, "initial_totals", info.initial_totals);
+    h5::seal_attributes(c);
   }
   std::vector<double> rank_load(h.comm().size(), 0.0);
   for (int l = 0; l <= h.finest_level(); ++l)
-    write_level(file, h, l, rank_load);
+    write_level(file, h, l, rank_load, later);
   const hsize_t nr = rank_load.size();
-  h5::write_all_from(h5::create_1d(file, "rank_load", H5T_NATIVE_DOUBLE, nr),
-                     H5T_NATIVE_DOUBLE, nr, rank_load.data(), h.comm().rank());
+  write_global(file, "rank_load", H5T_NATIVE_DOUBLE, nr, rank_load.data(),
+               h.comm().rank(), later);
+  h5::seal_attributes(file);
+  // Closing writes what HDF5 still holds (rank 0, the metadata): it can fail too.
+  const herr_t closed = file.close();
+  if (!later.first().empty()) throw std::runtime_error(later.first());
+  if (closed < 0)
+    throw std::runtime_error("HDF5: closing the file failed" + h5::error_cause());
 }
 
 }  // namespace pw

@@ -34,8 +34,13 @@ std::vector<unsigned char> ghost_types(const Box& box, const BoxList& covering);
 /// Cost of a patch of `level` per coarse step: cells x substeps of its level.
 double dump_cost(const AmrConfig& cfg, int level, const Box& box);
 
-/// Write the current state (u_new of every level) to `path` (created or truncated).
-/// Collective over h.comm(): every rank calls it, owner of patches or not.
+/// A generous estimate of the size in bytes of write_chombo's file for `h` (its data,
+/// the metadata and HDF5's headers), so that the room for it can be reserved first.
+long dump_bytes(const Hierarchy& h, const DumpInfo& info);
+
+/// Write the current state (u_new of every level) into `path`, an HDF5 file with nothing
+/// in it yet (write_dump creates it, with room reserved for it on the disk). Collective
+/// over h.comm(): every rank calls it, owner of patches or not.
 /// Layout, per level L (group level_L): attributes dx, dt, time, ref_ratio, prob_domain,
 /// is_periodic_d; datasets boxes, Processors, patch_id, cost, data:offsets=0 (int64, in
 /// values, npatch+1), data:datatype=0 (per box, component-major, i fastest, interior
@@ -45,6 +50,11 @@ double dump_cost(const AmrConfig& cfg, int level, const Box& box);
 /// Every dump is a checkpoint (see amr/io/checkpoint.hpp): each level_L also holds t_old,
 /// t_new, steps, last_regrid_step; group checkpoint holds step, cell_updates, regrids,
 /// max_level, ref_ratio, domain and initial_totals.
+/// Checksums (amr/io/checksum.hpp): every group has an attribute `checksum`, the digest
+/// of its other attributes; every dataset but vtkGhostType and data:datatype=0 has one of
+/// its bytes; data:checksums holds one per patch of data:datatype=0.
+/// Throws std::runtime_error naming the cause when a write fails on this rank; a rank
+/// whose write fails goes on with the others' collective calls first (no deadlock).
 void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path);
 
 }  // namespace pw

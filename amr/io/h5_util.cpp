@@ -7,12 +7,18 @@ namespace pw::h5 {
 namespace {
 
 hid_t check(hid_t id, const std::string& what) {
-  if (id < 0) throw std::runtime_error("HDF5: " + what + " failed");
+  if (id < 0) throw std::runtime_error("HDF5: " + what + " failed" + error_cause());
   return id;
 }
 
 void check_status(herr_t s, const std::string& what) {
-  if (s < 0) throw std::runtime_error("HDF5: " + what + " failed");
+  if (s < 0) throw std::runtime_error("HDF5: " + what + " failed" + error_cause());
+}
+
+herr_t collect_cause(unsigned, const H5E_error2_t* e, void* out) {
+  auto& causes = *static_cast<std::vector<std::string>*>(out);
+  if (e->desc != nullptr) causes.emplace_back(e->desc);
+  return 0;
 }
 
 void write_attr(hid_t obj, const std::string& name, hid_t type, hid_t space,
@@ -37,6 +43,26 @@ Id int_compound(const std::vector<std::string>& names) {
 
 }  // namespace
 
+Quiet::Quiet() {
+  H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+Quiet::~Quiet() {
+  H5Eset_auto2(H5E_DEFAULT, func_, data_);
+}
+
+std::string error_cause() {
+  std::vector<std::string> causes;  // innermost (where the error arose) first
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_cause, &causes);
+  // The system's or MPI's own words where HDF5 kept them, else the innermost message.
+  for (const std::string& c : causes)
+    if (c.find("errno") != std::string::npos ||
+        c.find("MPI Error String") != std::string::npos)
+      return ": " + c;
+  return causes.empty() ? "" : ": " + causes.front();
+}
+
 Id::Id(hid_t id, Closer close) : id_(id), close_(close) {}
 
 Id& Id::operator=(Id&& o) noexcept {
@@ -47,6 +73,12 @@ Id& Id::operator=(Id&& o) noexcept {
     o.id_ = -1;
   }
   return *this;
+}
+
+herr_t Id::close() {
+  const herr_t s = id_ >= 0 && close_ ? close_(id_) : 0;
+  id_ = -1;
+  return s;
 }
 
 void Id::reset() {
@@ -66,6 +98,13 @@ Id open_parallel(const std::string& path, MPI_Comm comm) {
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
   return Id(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), "opening " + path),
+            H5Fclose);
+}
+
+Id open_parallel_rw(const std::string& path, MPI_Comm comm) {
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  return Id(check(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl), "opening " + path),
             H5Fclose);
 }
 

@@ -26,11 +26,32 @@ class Id {
   Id& operator=(const Id&) = delete;
   operator hid_t() const { return id_; }
   void reset();
+  /// Close now and return H5?close's status (< 0: it failed, e.g. a file whose last
+  /// writes did not reach the disk).
+  herr_t close();
 
  private:
   hid_t id_ = -1;
   Closer close_ = nullptr;
 };
+
+/// HDF5's error stack printing off while in scope: a failure is reported once, as an
+/// exception that names its cause, not as a page of HDF5 diagnostics per rank.
+class Quiet {
+ public:
+  Quiet();
+  ~Quiet();
+  Quiet(const Quiet&) = delete;
+  Quiet& operator=(const Quiet&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+/// The cause of the HDF5 call that just failed, from the error stack (the system's or
+/// MPI-IO's message where HDF5 recorded one), as ": <cause>"; "" when none.
+std::string error_cause();
 
 /// Create (truncate) `path` for collective MPI-IO access by every rank of `comm`.
 /// Throws std::runtime_error when the file cannot be created.
@@ -39,6 +60,9 @@ Id create_group(hid_t parent, const std::string& name);
 /// Open `path` read-only for collective MPI-IO access by every rank of `comm`. Throws
 /// std::runtime_error when it is not a readable HDF5 file.
 Id open_parallel(const std::string& path, MPI_Comm comm);
+/// Open the HDF5 file `path` for collective MPI-IO writes by every rank of `comm`.
+/// Throws std::runtime_error naming the cause when it cannot be opened.
+Id open_parallel_rw(const std::string& path, MPI_Comm comm);
 Id open_group(hid_t parent, const std::string& name);
 Id open_dataset(hid_t parent, const std::string& name);
 

@@ -2,10 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "amr/io/h5_util.hpp"
+#include "amr/io/rank_errors.hpp"
 #include "amr/io/xdmf_writer.hpp"
 
 namespace pw {
@@ -59,14 +67,104 @@ std::vector<std::string> dump_warnings(const AmrConfig& cfg) {
 
 namespace {
 
-/// Write `text` to `path` through a temporary file and a rename.
-void write_text_atomically(const std::string& path, const std::string& text) {
+/// `what` failed on `path`: the system's reason (errno).
+std::string failure(const std::string& what, const std::string& path) {
+  return fmt::format("{} {}: {}", what, path, std::strerror(errno));
+}
+
+/// Write `text` to `path` + ".tmp", on the disk (fsync) before it returns. Returns ""
+/// or what failed; a failed file is removed.
+std::string write_text(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return failure("cannot create", tmp);
+  std::string why;
+  if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0 ||
+      ::fsync(::fileno(f)) != 0)
+    why = failure("cannot write", tmp);
+  if (std::fclose(f) != 0 && why.empty()) why = failure("cannot write", tmp);
+  if (!why.empty()) std::remove(tmp.c_str());
+  return why;
+}
+
+/// Check that `bytes` fit beside `path`: allocate them in a scratch file (counted by the
+/// disk and the quota as the dump will be), then remove it. Returns "" or what failed.
+std::string check_room(const std::string& path, long bytes) {
+  const std::string scratch = path + ".room";
+  const int fd = ::open(scratch.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return failure("cannot create", scratch);
+  const int err = ::posix_fallocate(fd, 0, off_t(bytes));
+  ::close(fd);
+  std::remove(scratch.c_str());
+  if (err == 0) return "";
+  return fmt::format("no room for its {} bytes: {}", bytes, std::strerror(err));
+}
+
+/// Create `path` as an empty HDF5 file (serially: this is rank 0's part) with `bytes`
+/// reserved for it beyond its end, so that the collective writes into it cannot run out
+/// of room: HDF5 1.10 hangs closing a parallel file whose writes failed on some ranks
+/// only. Where the file system cannot reserve, check_room's answer has to do. Returns ""
+/// or what failed; then nothing is left.
+std::string create_reserved(const std::string& path, long bytes) {
+  std::string why = check_room(path, bytes);
+  if (!why.empty()) return why;
   {
-    std::ofstream f(tmp);
-    f << text;
+    const h5::Quiet quiet;
+    const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0 || H5Fclose(f) < 0) why = "cannot create " + path + h5::error_cause();
   }
-  fs::rename(tmp, path);
+  if (why.empty()) {
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    if (fd < 0 || (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, off_t(bytes)) != 0 &&
+                   errno != EOPNOTSUPP))
+      why = fmt::format("no room for its {} bytes: {}", bytes, std::strerror(errno));
+    if (fd >= 0) ::close(fd);
+  }
+  if (!why.empty()) std::remove(path.c_str());
+  return why;
+}
+
+/// Give back what create_reserved reserved beyond the end of `path` (a shrinking
+/// truncation frees the blocks past the new end on every file system).
+void release_reserve(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;
+  if (::truncate(path.c_str(), st.st_size + 1) == 0) ::truncate(path.c_str(), st.st_size);
+}
+
+/// write_chombo (collective; the file is closed on return): "" or what failed here.
+std::string try_write_chombo(const Hierarchy& h, const DumpInfo& info,
+                             const std::string& path) {
+  try {
+    write_chombo(h, info, path);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// Rename `from` to `to`; returns "" or what failed.
+std::string rename_file(const std::string& from, const std::string& to) {
+  if (std::rename(from.c_str(), to.c_str()) == 0) return "";
+  return fmt::format("cannot rename {} to {}: {}", from, to, std::strerror(errno));
+}
+
+/// Rank 0's part of a dump once every rank has written the .h5.tmp: the .xmf.tmp, then
+/// each renamed to its final name. Returns "" or what failed; on failure the temporary
+/// files are removed, and no final name holds an incomplete file.
+std::string publish(const std::string& h5, const std::string& xmf,
+                    const std::string& xmf_text) {
+  std::string why = write_text(xmf, xmf_text);
+  if (why.empty()) why = rename_file(h5 + ".tmp", h5);
+  if (why.empty()) {
+    why = rename_file(xmf + ".tmp", xmf);
+    if (!why.empty()) std::remove(h5.c_str());  // a dump is both files or none
+  }
+  if (!why.empty()) {
+    std::remove((h5 + ".tmp").c_str());
+    std::remove((xmf + ".tmp").c_str());
+  }
+  return why;
 }
 
 }  // namespace
@@ -90,14 +188,19 @@ std::string write_dump(const Hierarchy& h, const DumpInfo& info,
   const fs::path dir(cfg.dir);
   make_output_dir(cfg, comm);
   const std::string h5 = (dir / (base + ".h5")).string();
-  write_chombo(h, info, h5 + ".tmp");  // closed (collectively) on return
-  comm.barrier();
-  if (comm.rank() == 0) {
-    fs::rename(h5 + ".tmp", h5);
-    write_text_atomically((dir / (base + ".xmf")).string(),
-                          xdmf_text(h, info.component_names, base + ".h5"));
-  }
-  comm.barrier();  // the files are complete for every rank on return
+  const std::string xmf = (dir / (base + ".xmf")).string();
+  std::string why = first_error(
+      comm, comm.rank() == 0 ? create_reserved(h5 + ".tmp", dump_bytes(h, info)) : "");
+  if (why.empty()) why = try_write_chombo(h, info, h5 + ".tmp");
+  if (comm.rank() == 0) release_reserve(h5 + ".tmp");
+  // Every rank has finished writing; if any failed, all stop here together.
+  why = first_error(comm, why);
+  if (why.empty() && comm.rank() == 0)
+    why = publish(h5, xmf, xdmf_text(h, info.component_names, base + ".h5"));
+  else if (comm.rank() == 0)
+    std::remove((h5 + ".tmp").c_str());
+  why = first_error(comm, why);  // the files are complete for every rank on return
+  if (!why.empty()) throw UserError(fmt::format("cannot write the dump {}: {}", h5, why));
   return h5;
 }
 

@@ -1,5 +1,5 @@
 // The [output] section of the deck and the writing of one dump: the Chombo HDF5 file
-// (under a temporary name, renamed when complete) and its XDMF description beside it.
+// and its XDMF description beside it, each under a temporary name renamed when complete.
 #pragma once
 
 #include <string>
@@ -35,9 +35,11 @@ std::vector<std::string> dump_warnings(const AmrConfig& cfg);
 void make_output_dir(const OutputConfig& cfg, const Comm& comm);
 
 /// Write DIR/PREFIX_STEP.h5 and DIR/PREFIX_STEP.xmf for the current state. Collective.
-/// The .h5 is written as .h5.tmp and renamed by rank 0 after every rank has finished, so
-/// a crash never leaves a partial file under the final name. Throws UserError when
-/// output.dir cannot be created. Returns the path of the .h5 file.
+/// Each is written under NAME.tmp and renamed when complete (the .h5 once every rank has
+/// written it, then the .xmf), so that a final name never holds a partial file. Throws
+/// UserError "cannot write the dump DIR/PREFIX_STEP.h5: <cause>" on every rank when a
+/// write fails on any (a full disk, a quota, permissions): the temporary files are
+/// removed, earlier dumps are left as they were. Returns the path of the .h5 file.
 std::string write_dump(const Hierarchy& h, const DumpInfo& info, const OutputConfig& cfg);
 
 }  // namespace pw

@@ -1,10 +1,15 @@
 // The load history (DIR/PREFIX_load.csv) of a short multi-level run at 1, 2 and 4 ranks:
 // one row per rank per balancing step, the documented columns, and per-rank loads that
-// add up to the hierarchy's total cost and agree with the step's metrics.
+// add up to the hierarchy's total cost and agree with the step's metrics; a partial last
+// row (a crash) dropped on append, a foreign file refused, a failed write an error on
+// every rank that leaves whole rows.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -99,4 +104,78 @@ TEST(LoadHistory, OneRowPerRankPerBalancingStepAndLoadsSumToTheTotalCost) {
 
   comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir);
+}
+
+TEST(LoadHistory, APartialLastRowIsDroppedAndAForeignFileRefused) {
+  const Comm comm;
+  const auto dir = unique_dir(comm) / "partial";
+  OutputConfig cfg;
+  cfg.dir = dir.string();
+  cfg.prefix = "lh";
+  const std::string file = LoadHistory::path(cfg);
+  const std::string whole =
+      std::string(LoadHistory::header()) + "\n" + "1,0,0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  for (const std::string& tail : {std::string(), std::string("2,2,0.5,0,1")}) {
+    if (comm.rank() == 0) {
+      std::filesystem::create_directories(dir);
+      std::ofstream(file, std::ios::binary) << whole << tail;
+    }
+    comm.barrier();
+    { LoadHistory h(cfg, comm, true); }
+    comm.barrier();
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    EXPECT_EQ(s.str(), whole) << "after '" << tail << "'";
+    comm.barrier();  // every rank has read it before rank 0 writes the next
+  }
+  // Not a load history: refused on every rank, left as it was.
+  if (comm.rank() == 0) std::ofstream(file) << "x,y\n1,2\n";
+  comm.barrier();
+  std::string e;
+  try {
+    LoadHistory h(cfg, comm, true);
+  } catch (const UserError& err) {
+    e = err.what();
+  }
+  EXPECT_NE(e.find("cannot write the load history " + file), std::string::npos) << e;
+  EXPECT_NE(e.find("not a load history"), std::string::npos) << e;
+  comm.barrier();
+  if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST(LoadHistory, AFailedAppendIsAUserErrorOnEveryRankAndLeavesWholeRows) {
+  const Comm comm;
+  const auto dir = unique_dir(comm) / "full";
+  // Writes past the header and 10 bytes fail (EFBIG, the signal ignored), as on a full
+  // disk: the first row is cut short.
+  rlimit old{};
+  getrlimit(RLIMIT_FSIZE, &old);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit low = old;
+  low.rlim_cur = std::strlen(LoadHistory::header()) + 1 + 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
+  std::string e;
+  try {
+    pw::testing::run_deck(
+        pw::testing::swirl_deck(2), comm,
+        {"output.write=true", "output.interval=0", "output.dir=\"" + dir.string() + "\"",
+         "output.prefix=\"lh\"", "time.max_step=6"});
+  } catch (const UserError& err) {
+    e = err.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(e.find("cannot write the load history " + (dir / "lh_load.csv").string()),
+            std::string::npos)
+      << e;
+  comm.barrier();
+  std::ifstream in(dir / "lh_load.csv", std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  const std::string text = s.str();
+  // The cut row is gone again: the header alone.
+  EXPECT_EQ(text, std::string(LoadHistory::header()) + "\n");
+  comm.barrier();
+  if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }

@@ -1,10 +1,12 @@
 // Restart at 1, 2 and 4 ranks: a run continued from one of its dumps ends with the
 // uninterrupted run's fingerprint, cell-update count and regrid count, at the same and at
 // another rank count; a missing, damaged or mismatched restart file is a UserError naming
-// the file and the problem, before any work.
+// the file and the problem, before any work (tests/app/hostile_restarts.cmake has the
+// catalogue of damaged files); a restart with nothing left to run writes nothing.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -225,4 +227,46 @@ TEST(Restart, DamagedOrMismatchedFileIsAUserErrorNamingIt) {
     EXPECT_EQ(e.rfind("restart: ", 0), 0u) << c.what << ": " << e;
     EXPECT_NE(e.find(".h5"), std::string::npos) << c.what << ": names the file: " << e;
   }
+}
+
+TEST(Restart, AtOrBeyondMaxStepSaysSoAndWritesNothing) {
+  const Comm world;
+  const TestDir dir(world);
+  const std::string out = dir.sub("run");
+  run_deck(swirl_deck(2), world, dumps(out, 1, {"time.max_step=2"}));
+  world.barrier();
+  const auto listing = [&] {
+    std::vector<std::pair<std::string, std::uintmax_t>> files;
+    for (const auto& e : fs::directory_iterator(out))
+      files.emplace_back(e.path().filename().string(), fs::file_size(e.path()));
+    std::sort(files.begin(), files.end());
+    return files;
+  };
+  const auto before = listing();
+  for (int max_step : {2, 1}) {
+    // Into the same directory, where a dump of step 2 would replace the one restarted
+    // from.
+    const RunResult r = run_deck(swirl_deck(2), world,
+                                 dumps(out, 1,
+                                       {"time.max_step=" + std::to_string(max_step),
+                                        "restart=\"" + dump_at(out, 2) + "\""}));
+    EXPECT_EQ(r.steps, 2) << max_step;
+    EXPECT_TRUE(r.dumps.empty()) << max_step;
+    world.barrier();
+    EXPECT_EQ(listing(), before) << "max_step " << max_step << ": nothing written";
+  }
+  // The message says why.
+  Simulation sim(Deck::parse(swirl_deck(2), "test.toml",
+                             {"output.write=false", "time.max_step=2",
+                              "restart=\"" + dump_at(out, 2) + "\""}),
+                 world);
+  ::testing::internal::CaptureStdout();
+  sim.run(true);
+  const std::string said = ::testing::internal::GetCapturedStdout();
+  if (world.rank() == 0)
+    EXPECT_NE(
+        said.find("plt_00002.h5: the dump is at step 2, time.max_step is 2: nothing "
+                  "to run, no file written"),
+        std::string::npos)
+        << said;
 }

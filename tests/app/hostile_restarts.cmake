@@ -1,0 +1,52 @@
+# The catalogue of hostile restart files: each case damages a good dump (corrupt_dump.cpp
+# says how) and the restart must stop before any work with exit code 2 and one message
+# naming the file and what is wrong, at 1 and 2 ranks. Add a case here for every kind of
+# bad checkpoint found. (PW_MPIEXEC_PREFLAGS and PW_TEST_ENV come from tests/CMakeLists.)
+add_executable(corrupt_dump ${CMAKE_CURRENT_LIST_DIR}/corrupt_dump.cpp)
+target_link_libraries(corrupt_dump PRIVATE patchwork_amr)
+
+set(PW_HOSTILE_DECK ${CMAKE_CURRENT_LIST_DIR}/decks/restart_swirl_2d.toml)
+set(PW_HOSTILE_DIR ${CMAKE_CURRENT_BINARY_DIR}/hostile_restart)
+set(PW_HOSTILE_GOOD ${PW_HOSTILE_DIR}/good/plt_00002.h5)
+
+# The good dump every case starts from (step 2 of the deck, three levels).
+add_test(NAME hostile_restart.setup
+  COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${PW_MPIEXEC_PREFLAGS}
+          $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} output.interval=2
+          "output.dir=\"${PW_HOSTILE_DIR}/good\"")
+set_tests_properties(hostile_restart.setup PROPERTIES
+  ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 120 FIXTURES_SETUP pw_hostile_restart)
+
+function(pw_hostile_restart case expected)
+  foreach(np 1 2)
+    add_test(NAME hostile_restart.${case}.np${np}
+      COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_restart_error.sh
+              $<TARGET_FILE:corrupt_dump> ${PW_HOSTILE_GOOD}
+              ${PW_HOSTILE_DIR}/${case}_np${np}.h5 ${case} "${expected}"
+              ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} time.max_step=4
+              output.write=false)
+    set_tests_properties(hostile_restart.${case}.np${np} PROPERTIES
+      ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60 FIXTURES_REQUIRED pw_hostile_restart)
+  endforeach()
+endfunction()
+
+# A bad disk: a flipped bit, checksums as written.
+pw_hostile_restart(data_bit "level_1/data:datatype=0: patch 0 fails its checksum")
+pw_hostile_restart(box_bit "level_1/boxes: fails its checksum")
+pw_hostile_restart(time_bit "level_0: its attributes fail their checksum")
+pw_hostile_restart(step_bit "checkpoint: its attributes fail their checksum")
+pw_hostile_restart(no_checksums "the root group: has no checksum")
+# A buggy writer or a hand edit: checksums made to fit.
+pw_hostile_restart(unaligned_box "is not aligned to amr.blocking_factor (4)")
+pw_hostile_restart(overlapping_boxes ") overlap")
+pw_hostile_restart(unnested_box "is not properly nested in level 1")
+pw_hostile_restart(nan_data "level_0/data:datatype=0: patch 0 holds nan in component phi0")
+pw_hostile_restart(inf_data "level_1/data:datatype=0: patch 0 holds inf in component phi0")
+pw_hostile_restart(nan_time "and t_new = nan: expected finite times")
+pw_hostile_restart(inf_time "level_0: t_old = inf and t_new = ")
+pw_hostile_restart(unordered_times "expected 0 <= t_old <= t_new")
+pw_hostile_restart(levels_disagree "level_2: t_new = ")
+pw_hostile_restart(negative_step "checkpoint: step is -1, expected >= 0")
+pw_hostile_restart(negative_level_steps "level_1: steps is -3, expected >= 0")
+pw_hostile_restart(inconsistent_steps "level_0: steps is 3, the checkpoint's step is 2")
