@@ -81,10 +81,10 @@ LevelData::Plans& LevelData::plans() {
   return P;
 }
 
-void LevelData::fill_boundary_begin(const Comm& comm, bool cross) {
+void LevelData::fill_boundary_begin(const Comm& comm, bool cross, int parity) {
   Plans& P = plans();
   P.in_flight = cross ? &P.cross : &P.ghost;
-  P.in_flight->begin(fabs_, fabs_, comm);
+  P.in_flight->begin(fabs_, fabs_, comm, 7, parity);
 }
 
 void LevelData::fill_boundary_finish(const Comm& comm) {

@@ -49,11 +49,13 @@ class LevelData {
   /// too) from their owners. begin() posts and sends and does the on-rank copies;
   /// the caller may work on interiors until finish(). Cells no patch covers are left.
   /// cross: only the ghosts beside the faces, not the edges and corners (what a
-  /// 5/7-point stencil reads: fewer cells and far fewer pieces to copy).
-  void fill_boundary_begin(const Comm& comm, bool cross = false);
+  /// 5/7-point stencil reads: fewer cells and far fewer pieces to copy). parity 0 or 1:
+  /// only the ghost cells with (i + j + k) % 2 == parity (what one colour of a red-black
+  /// sweep reads); -1: all.
+  void fill_boundary_begin(const Comm& comm, bool cross = false, int parity = -1);
   void fill_boundary_finish(const Comm& comm);
-  void fill_boundary(const Comm& comm, bool cross = false) {
-    fill_boundary_begin(comm, cross);
+  void fill_boundary(const Comm& comm, bool cross = false, int parity = -1) {
+    fill_boundary_begin(comm, cross, parity);
     fill_boundary_finish(comm);
   }
   /// Ghost cells beyond the domain's non-periodic faces, by bcs[c] for component c.

@@ -3,53 +3,53 @@
 #include <map>
 
 #include "amr/box_index.hpp"
+#include "amr/field3.hpp"
 
 namespace pw {
 
 namespace {
 
-using Buffer = Kokkos::View<double*>;
-
-void pack(const Fab& src, const CopyTag& t, const Buffer& buf, long offset) {
-  const Array4 a = src.array();
-  const Box b = t.box;
-  const IntVect s = t.shift;
-  const IntVect n = b.size();
-  const int nc = src.ncomp();
-  const long ncell = b.num_cells();
-  for_each_cell(
-      "copy::pack", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        const long cell =
-            (long(k - b.lo[2]) * n[1] + (j - b.lo[1])) * n[0] + (i - b.lo[0]);
-        for (int c = 0; c < nc; ++c)
-          buf(offset + c * ncell + cell) = a(i - s[0], j - s[1], k - s[2], c);
-      });
+/// True when cell (i, j, k) is to be copied: parity < 0 for all cells, else those with
+/// (i + j + k) % 2 == parity (destination indices).
+KOKKOS_FORCEINLINE_FUNCTION bool wanted(int parity, int i, int j, int k) {
+  return parity < 0 || ((i + j + k) & 1) == parity;
 }
 
-void unpack(const Buffer& buf, long offset, const CopyTag& t, const Fab& dst) {
-  const Array4 a = dst.array();
-  const Box b = t.box;
-  const IntVect n = b.size();
-  const int nc = dst.ncomp();
-  const long ncell = b.num_cells();
-  for_each_cell(
-      "copy::unpack", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        const long cell =
-            (long(k - b.lo[2]) * n[1] + (j - b.lo[1])) * n[0] + (i - b.lo[0]);
-        for (int c = 0; c < nc; ++c)
-          a(i, j, k, c) = buf(offset + c * ncell + cell);
-      });
+/// Element (i, j, k) of component c of a, given component 0's Field3 and the component
+/// stride.
+KOKKOS_FORCEINLINE_FUNCTION double& at(const Field3& a, long cstride, int i, int j, int k,
+                                       int c) {
+  return (&a(i, j, k))[c * cstride];
 }
 
-void copy_local(const Fab& src, const CopyTag& t, const Fab& dst) {
-  const Array4 from = src.array();
-  const Array4 to = dst.array();
-  const IntVect s = t.shift;
-  const int nc = dst.ncomp();
-  for_each_cell(
-      "copy::local", t.box, KOKKOS_LAMBDA(int i, int j, int k) {
-        for (int c = 0; c < nc; ++c)
-          to(i, j, k, c) = from(i - s[0], j - s[1], k - s[2], c);
+/// Every piece in one launch (a team per piece, its rows over the team's threads), not a
+/// launch per piece: an exchange has hundreds of thin pieces.
+void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
+                 int nc, int parity) {
+  if (n == 0) return;
+  using Policy = Kokkos::TeamPolicy<>;
+  Kokkos::parallel_for(
+      label, Policy(n, Kokkos::AUTO), KOKKOS_LAMBDA(const Policy::member_type& m) {
+        const CopyPlan::Piece pc = pieces(m.league_rank());
+        const IntVect sz = pc.box.size();
+        const long ncell = pc.box.num_cells();
+        const IntVect s = pc.shift;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, sz[1] * sz[2]), [&](int row) {
+          const int j = pc.box.lo[1] + row % sz[1], k = pc.box.lo[2] + row / sz[1];
+          for (int i = pc.box.lo[0]; i <= pc.box.hi[0]; ++i) {
+            if (!wanted(parity, i, j, k)) continue;
+            const long cell = long(row) * sz[0] + (i - pc.box.lo[0]);
+            for (int c = 0; c < nc; ++c) {
+              const double v =
+                  pc.from.p ? at(pc.from, pc.cs_from, i - s[0], j - s[1], k - s[2], c)
+                            : pc.buf[c * ncell + cell];
+              if (pc.to.p)
+                at(pc.to, pc.cs_to, i, j, k, c) = v;
+              else
+                pc.buf[c * ncell + cell] = v;
+            }
+          }
+        });
       });
 }
 
@@ -120,8 +120,23 @@ void CopyPlan::reserve(Peer& p, size_t n) {
   p.host = Kokkos::create_mirror_view(p.buf);
 }
 
+void CopyPlan::launch(const char* label, Batch& batch, int parity) {
+  const int n = int(batch.host.size());
+  if (n == 0) return;
+  if (int(batch.device.extent(0)) < n) {
+    batch.device = Kokkos::View<Piece*>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::pieces"), size_t(n));
+    batch.mirror = Kokkos::create_mirror_view(batch.device);
+  }
+  for (int i = 0; i < n; ++i)
+    batch.mirror(i) = batch.host[size_t(i)];
+  Kokkos::deep_copy(batch.device, batch.mirror);
+  copy_pieces(label, batch.device, n, ncomp_, parity);
+}
+
 void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
-                     int tag) {
+                     int tag, int parity) {
+  parity_ = parity;
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;
   if (!local_.empty())
@@ -140,22 +155,42 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
     MPI_Irecv(p.host.data(), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
               &requests_.back());
   }
-  // 2. Pack and send.
+  // 2. Pack (one launch for every peer) and send.
+  pack_.host.clear();
   for (Peer& p : sends_) {
     reserve(p, size_t(p.cells * nc));
     long offset = 0;
     for (const CopyTag& t : p.tags) {
-      pack(src[t.src], t, p.buf, offset);
+      Piece pc;
+      pc.from = component(src[t.src].array(), 0);
+      pc.cs_from = long(src[t.src].data.stride(0));
+      pc.buf = p.buf.data() + offset;
+      pc.box = t.box;
+      pc.shift = t.shift;
+      pack_.host.push_back(pc);
       offset += t.box.num_cells() * nc;
     }
+  }
+  launch("copy::pack", pack_, parity);
+  for (Peer& p : sends_) {
     Kokkos::deep_copy(p.host, p.buf);  // a fence where host and device share memory
     requests_.emplace_back();
     MPI_Isend(p.host.data(), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
               &requests_.back());
   }
-  // 3. Local copies overlap the messages.
-  for (const CopyTag& t : local_)
-    copy_local(src[t.src], t, dst[t.dst]);
+  // 3. Local copies (one launch) overlap the messages.
+  local_batch_.host.clear();
+  for (const CopyTag& t : local_) {
+    Piece pc;
+    pc.from = component(src[t.src].array(), 0);
+    pc.cs_from = long(src[t.src].data.stride(0));
+    pc.to = component(dst[t.dst].array(), 0);
+    pc.cs_to = long(dst[t.dst].data.stride(0));
+    pc.box = t.box;
+    pc.shift = t.shift;
+    local_batch_.host.push_back(pc);
+  }
+  launch("copy::local", local_batch_, parity);
 }
 
 void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
@@ -171,15 +206,23 @@ void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
       remote = remote || emulation->crosses(comm.rank(), p.rank);
     if (remote) spin_until(start_ + emulation->latency);
   }
-  // 4. Unpack, in the plan's order.
+  // 4. Unpack (one launch for every peer), in the plan's order.
+  unpack_.host.clear();
   for (Peer& p : recvs_) {
     Kokkos::deep_copy(p.buf, p.host);
     long offset = 0;
     for (const CopyTag& t : p.tags) {
-      unpack(p.buf, offset, t, dst[t.dst]);
+      Piece pc;
+      pc.to = component(dst[t.dst].array(), 0);
+      pc.cs_to = long(dst[t.dst].data.stride(0));
+      pc.buf = p.buf.data() + offset;
+      pc.box = t.box;
+      pc.shift = IntVect{};
+      unpack_.host.push_back(pc);
       offset += t.box.num_cells() * ncomp_;
     }
   }
+  launch("copy::unpack", unpack_, parity_);
 }
 
 }  // namespace pw

@@ -8,6 +8,7 @@
 
 #include "amr/comm.hpp"
 #include "amr/fab.hpp"
+#include "amr/field3.hpp"
 #include "amr/layout.hpp"
 
 namespace pw {
@@ -43,8 +44,10 @@ class CopyPlan {
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
   /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed).
+  /// parity 0 or 1: only the destination cells with (i + j + k) % 2 == parity (one colour
+  /// of a red-black sweep); -1: all.
   void begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
-             int tag = 7);
+             int tag = 7, int parity = -1);
   void finish(std::vector<Fab>& dst, const Comm& comm);
   /// begin() then finish().
   void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm) {
@@ -54,6 +57,16 @@ class CopyPlan {
 
   bool empty() const { return local_.empty() && sends_.empty() && recvs_.empty(); }
   long cells_received() const;
+
+  /// One piece of a batched copy: cells `box` (destination indices) from `from` at
+  /// box - shift, or from `buf` (component-major, i fastest), into `to` or into `buf`.
+  struct Piece {
+    Field3 from, to;  // component 0; empty when the buffer is that side
+    long cs_from = 0, cs_to = 0;
+    double* buf = nullptr;
+    Box box;
+    IntVect shift;
+  };
 
  private:
   using Buffer = Kokkos::View<double*>;
@@ -66,13 +79,23 @@ class CopyPlan {
   };
   /// Make p's buffers hold at least `n` doubles.
   static void reserve(Peer& p, size_t n);
+  /// The pieces of one launch: built on the host each exchange (the fabs may change
+  /// between exchanges), copied to the device, run as one kernel.
+  struct Batch {
+    std::vector<Piece> host;
+    Kokkos::View<Piece*> device;
+    typename Kokkos::View<Piece*>::HostMirror mirror;
+  };
+  void launch(const char* label, Batch& batch, int parity);
 
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank
   std::vector<Peer> recvs_;
   // The exchange in flight.
   std::vector<MPI_Request> requests_;
+  Batch pack_, local_batch_, unpack_;
   int ncomp_ = 0;
+  int parity_ = -1;
   double start_ = 0;
 };
 

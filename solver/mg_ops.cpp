@@ -41,6 +41,16 @@ void restrict_mean(const Fab& fine, const Fab& crse, const Box& cbox, int dim) {
       KOKKOS_LAMBDA(int i, int j, int k) { restrict_cell(i, j, k, ca, fa, dim); });
 }
 
+void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& cbox,
+                       const PoissonStencil& s) {
+  const Field3 ca = component(crse.array(), 0), ua = component(u.array(), 0),
+               fa = component(f.array(), 0);
+  for_each_cell_simd(
+      "mg::restrict_residual", cbox, KOKKOS_LAMBDA(int i, int j, int k) {
+        restrict_residual_cell(i, j, k, ca, ua, fa, s);
+      });
+}
+
 void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim,
                  bool linear) {
   const Field3 fa = component(fine.array(), 0), ca = component(crse.array(), 0);

@@ -16,6 +16,9 @@ void residual(const Fab& r, const Fab& u, const Fab& f, const Box& b,
 void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil& s);
 /// crse(cbox) = mean of the 2^dim fine cells under each coarse cell.
 void restrict_mean(const Fab& fine, const Fab& crse, const Box& cbox, int dim);
+/// crse(cbox) = mean over the fine cells under each coarse cell of f - L u.
+void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& cbox,
+                       const PoissonStencil& s);
 /// fine(fbox) += the coarse correction (piecewise constant, or linear: reads the coarse
 /// ghosts).
 void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim, bool linear);

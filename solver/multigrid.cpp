@@ -182,7 +182,8 @@ int Multigrid::num_grids() const {
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
-      phi.fill_boundary(g.comm, true);
+      // A cell of one colour reads only the other colour's neighbours.
+      phi.fill_boundary(g.comm, true, 1 - color);
       for (size_t p = 0; p < phi.size(); ++p)
         if (phi.owns(p))
           mg::gauss_seidel(phi[p], f[p], phi.box(p), color, g.stencil, cfg_.omega);
@@ -204,24 +205,23 @@ double Multigrid::residual_norm(LevelData& phi, const LevelData& f) {
   return comm_.max(m);
 }
 
-void Multigrid::restrict_to(size_t k) {
+void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   const int dim = f.geom.dim;
-  if (c.gathered && !f.gathered) {
-    // The coarsest distributed grid: restrict (or copy) on the owners, then gather.
-    for (size_t p = 0; p < f.size(); ++p) {
-      if (!f.owns(p)) continue;
-      if (c.from_distributed)
-        mg::restrict_mean(f.res[p], c.restricted[p], c.restricted.box(p), dim);
-      else
-        Kokkos::deep_copy(c.restricted[p].data, f.res[p].data);
+  const bool gather = c.gathered && !f.gathered;
+  phi.fill_boundary(f.comm, true);
+  for (size_t p = 0; p < f.size(); ++p) {
+    if (!f.owns(p)) continue;
+    if (gather && !c.from_distributed) {  // the coarsest grid, gathered as it is
+      mg::residual(c.restricted[p], phi[p], rhs[p], f.box(p), f.stencil);
+      continue;
     }
-    c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
-  } else {
-    for (size_t p = 0; p < f.size(); ++p)
-      if (f.owns(p)) mg::restrict_mean(f.res[p], c.rhs[p], c.box(p), dim);
+    // The residual is formed in the restriction, never stored on the fine grid.
+    Fab& out = gather ? c.restricted[p] : c.rhs[p];
+    mg::restrict_residual(out, phi[p], rhs[p], out.box, f.stencil);
   }
+  if (gather) c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
   c.phi.set_val(0.0);
 }
 
@@ -251,8 +251,7 @@ void Multigrid::cycle(size_t k, bool f_cycle) {
     return;
   }
   smooth(g, phi, f, cfg_.pre_smooth);
-  residual(g, phi, f, g.res);
-  restrict_to(k);
+  restrict_residual(k, phi, f);
   // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle.
   if (f_cycle) cycle(k + 1, true);
   cycle(k + 1, false);

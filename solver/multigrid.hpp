@@ -63,7 +63,9 @@ class Multigrid {
   double mean(const LevelData& u) const;
   void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
-  void restrict_to(size_t k);   // residual of grid k -> rhs of grid k + 1
+  /// rhs of grid k + 1 = the restriction of grid k's residual f - L phi (gathered
+  /// where grid k + 1 is); phi of grid k + 1 = 0.
+  void restrict_residual(size_t k, LevelData& phi, const LevelData& f);
   void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
 

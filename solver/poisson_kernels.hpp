@@ -88,6 +88,25 @@ KOKKOS_FORCEINLINE_FUNCTION void restrict_cell(int i, int j, int k, const Field3
   crse(i, j, k) = sum / (dim == 3 ? 8.0 : 4.0);
 }
 
+/// Coarse cell (i, j, k) = the mean of the residual f - L u over its 2^dim fine cells
+/// (restrict_cell of residual_cell, without storing the fine residual).
+KOKKOS_FORCEINLINE_FUNCTION void restrict_residual_cell(int i, int j, int k,
+                                                        const Field3& crse,
+                                                        const Field3& u, const Field3& f,
+                                                        const PoissonStencil& s) {
+  const int nk = s.dim == 3 ? 2 : 1;
+  double sum = 0.0;
+  for (int kk = 0; kk < nk; ++kk)
+    for (int jj = 0; jj < 2; ++jj)
+      for (int ii = 0; ii < 2; ++ii) {
+        const int fi = 2 * i + ii, fj = 2 * j + jj, fk = nk * k + kk;
+        double off, diag;
+        stencil_parts(u, fi, fj, fk, s, off, diag);
+        sum += f(fi, fj, fk) - (off - diag * u(fi, fj, fk));
+      }
+  crse(i, j, k) = sum / (s.dim == 3 ? 8.0 : 4.0);
+}
+
 /// fine(i, j, k) += the coarse correction at its centre: the parent's value (constant),
 /// or multilinear from the parent and its neighbours towards the fine cell, weights 3/4
 /// and 1/4 per direction (linear; reads the coarse ghosts).
