@@ -96,6 +96,7 @@ void Hierarchy::initialize() {
   }
   average_down_all();
   balance(0);
+  if (hook_) hook_->at_sync(*this);
 }
 
 void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
@@ -125,6 +126,7 @@ void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
   cell_updates_ = state.cell_updates;
   regrids_ = state.regrids;
   balance(0);
+  if (hook_) hook_->at_sync(*this);
 }
 
 double Hierarchy::stable_dt() const {

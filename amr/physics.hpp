@@ -28,6 +28,12 @@ struct TagArray {
 /// advanced concurrently, each with its own scratch.
 using Scratch = Kokkos::View<double*>;
 
+/// The state's components that an elliptic solve works on when every level is at one
+/// time: lap(phi) = rhs, the residual stored in res (-1: not stored). phi < 0: no solve.
+struct EllipticFields {
+  int phi = -1, rhs = -1, res = -1;
+};
+
 class Physics {
  public:
   virtual ~Physics() = default;
@@ -40,6 +46,9 @@ class Physics {
   virtual BcSet boundary_conditions() const = 0;
   /// Coarse-to-fine interpolation of each component (ghost cells and new fine patches).
   virtual std::vector<Interp> interpolation() const = 0;
+  /// The components the time stepper solves lap(phi) = rhs for (none by default: a
+  /// hyperbolic module).
+  virtual EllipticFields elliptic() const { return {}; }
   /// Doubles of scratch that stable_dt() and advance() need for `box`.
   virtual long scratch_size(const Box& box) const = 0;
 

@@ -8,6 +8,7 @@ namespace pw {
 
 void Hierarchy::advance(double dt) {
   advance_level(0, dt);
+  if (hook_) hook_->at_sync(*this);
 }
 
 void Hierarchy::advance_level(int l, double dt) {

@@ -7,12 +7,24 @@
 #include "amr/diagnostics.hpp"
 #include "app/rank_setup.hpp"
 #include "physics/registry.hpp"
+#include "solver/mg_config.hpp"
 
 namespace pw {
 
 Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
+  if (const EllipticFields ef = physics_->elliptic(); ef.phi >= 0) {
+    const std::string mode = deck.get<std::string>("poisson.solve", "levels");
+    if (mode == "composite")
+      deck.fail(
+          "poisson.solve",
+          "\"composite\" (the multilevel solve) is not implemented yet; use \"levels\"");
+    if (mode != "levels")
+      deck.fail("poisson.solve", "expected \"levels\", got \"" + mode + "\"");
+    solve_ = std::make_unique<LevelByLevelPoisson>(read_mg_config(deck),
+                                                   read_poisson_bc(deck, cfg_.geom0), ef);
+  }
   RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
   comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
   setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
@@ -28,6 +40,7 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   deck.check_all_used();
   deck_echo_ = deck.echo();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
+  if (solve_) hierarchy_->set_sync_hook(solve_.get());
   if (!restart.empty())  // a bad file is a UserError here, before any work
     restart_ = std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(),
                                             physics_->nghost(), comm_);
@@ -50,6 +63,7 @@ RunResult Simulation::run(bool verbose) {
       for (const std::string& w : dump_warnings(cfg_))
         fmt::print(stderr, "patchwork: warning: {}\n", w);
   }
+  if (solve_) solve_->set_verbose(verbose);
   if (restart_) {
     restart_->restore(*hierarchy_);
     r.steps = restart_->step();
@@ -193,6 +207,9 @@ void Simulation::print_summary(const RunResult& r) const {
       planner_->balancer().name(), r.balance.steps, m.imbalance, m.std, 100 * m.idle,
       100 * m.estimated_balance, m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
       r.mean_cut_cells, 1e3 * r.balancer_seconds);
+  if (solve_)
+    fmt::print("poisson: {} level solves, {} V-cycles in all\n", solve_->solves(),
+               solve_->cycles());
   fmt::print("fingerprint: {:016x}\n", r.fingerprint);
   std::fflush(stdout);
 }

@@ -15,6 +15,7 @@
 #include "amr/io/output.hpp"
 #include "app/balancer_planner.hpp"
 #include "app/load_history.hpp"
+#include "solver/level_poisson.hpp"
 
 namespace pw {
 
@@ -72,6 +73,7 @@ class Simulation {
   AmrConfig cfg_;
   std::unique_ptr<Physics> physics_;
   std::unique_ptr<BalancerPlanner> planner_;
+  std::unique_ptr<LevelByLevelPoisson> solve_;  // for modules with an elliptic part
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<Checkpoint> restart_;  // restart=FILE, checked; null for a fresh run
   OutputConfig output_;

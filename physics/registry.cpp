@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "physics/advection.hpp"
+#include "physics/poisson.hpp"
 
 namespace pw {
 
@@ -11,6 +12,10 @@ std::map<std::string, PhysicsFactory> physics_registry() {
   return {
       {"advection",
        [](const Deck& deck, int dim) { return std::make_unique<Advection>(deck, dim); }},
+      {"poisson",
+       [](const Deck& deck, int dim) {
+         return std::make_unique<PoissonWorkload>(deck, dim);
+       }},
   };
 }
 

@@ -23,7 +23,7 @@ struct MgConfig {
   bool f_cycle = false;             // F-cycles instead of V-cycles
   bool linear_prolongation = true;  // else piecewise constant
   int bottom_max_iter = 500;        // conjugate gradients on the coarsest grid
-  double bottom_rtol = 1e-13;
+  double bottom_rtol = 1e-4;        // relative to the bottom rhs (as AMReX's bottom_tol)
   bool fail_on_divergence = false;  // a solve that does not converge is an error
   bool verbose = true;              // print one line per solve (rank 0)
 };

@@ -59,6 +59,21 @@ void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim,
       KOKKOS_LAMBDA(int i, int j, int k) { prolong_cell(i, j, k, fa, ca, dim, linear); });
 }
 
+void reflect_odd_across_faces(const Fab& u, const Box& region, const Box& patch) {
+  const Array4 ua = u.array();
+  const Box b = patch;
+  for_each_cell(
+      "mg::reflect_odd_across_faces", region, KOKKOS_LAMBDA(int i, int j, int k) {
+        const int idx[3] = {i, j, k};
+        int m[3] = {i, j, k}, outside = 0;
+        for (int d = 0; d < 3; ++d) {
+          if (idx[d] < b.lo[d]) m[d] = 2 * b.lo[d] - 1 - idx[d], ++outside;
+          if (idx[d] > b.hi[d]) m[d] = 2 * b.hi[d] + 1 - idx[d], ++outside;
+        }
+        if (outside == 1) ua(i, j, k) = -ua(m[0], m[1], m[2]);
+      });
+}
+
 void axpy(const Fab& y, double a, const Fab& x, const Box& b) {
   const Array4 ya = y.array(), xa = x.array();
   for_each_cell(

@@ -22,6 +22,11 @@ void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& c
 /// fine(fbox) += the coarse correction (piecewise constant, or linear: reads the coarse
 /// ghosts).
 void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim, bool linear);
+/// Cells of `region` (ghosts of a patch over `patch`) beside exactly one face of the
+/// patch = minus their mirror image inside: zero at the face (homogeneous Dirichlet at a
+/// refined level's coarse-fine boundary, for corrections). Edge and corner cells are
+/// left.
+void reflect_odd_across_faces(const Fab& u, const Box& region, const Box& patch);
 /// y(b) += a x(b); p(b) = r(b) + beta p(b); u(b) += c.
 void axpy(const Fab& y, double a, const Fab& x, const Box& b);
 void xpby(const Fab& p, const Fab& r, double beta, const Box& b);

@@ -16,6 +16,11 @@ struct Multigrid::Grid {
   LevelGeom geom;
   Comm comm;
   bool gathered = false;
+  // A correction grid of a refined level: its coarse-fine ghosts hold minus their mirror
+  // (zero at the face, where the level's own boundary values sit), refreshed with every
+  // exchange; zero at the ghost centres would move the boundary out by half a coarse
+  // cell.
+  bool cf_odd = false;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
   LevelData cg_p, cg_q;  // the bottom grid's CG directions
@@ -115,6 +120,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grid->phi = LevelData("mg::phi", L, g, 1, one, me);
     grid->rhs = LevelData("mg::rhs", L, g, 1, IntVect{}, me);
     grid->res = grid->rhs.like("mg::res");
+    grid->cf_odd = !covers_domain_;
     grids_.push_back(std::move(grid));
   }
 
@@ -179,11 +185,21 @@ int Multigrid::num_grids() const {
   return int(grids_.size());
 }
 
+void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
+  u.fill_boundary(g.comm, cross, parity);
+  if (!g.cf_odd) return;
+  const std::vector<BoxList>& cf = u.coarse_fine_regions();
+  for (size_t p = 0; p < u.size(); ++p)
+    if (u.owns(p))
+      for (const Box& b : cf[p])
+        mg::reflect_odd_across_faces(u[p], b, u.box(p));
+}
+
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
-      phi.fill_boundary(g.comm, true, 1 - color);
+      exchange(g, phi, true, 1 - color);
       for (size_t p = 0; p < phi.size(); ++p)
         if (phi.owns(p))
           mg::gauss_seidel(phi[p], f[p], phi.box(p), color, g.stencil, cfg_.omega);
@@ -191,9 +207,17 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) 
 }
 
 void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
-  phi.fill_boundary(g.comm, true);
+  exchange(g, phi, true, -1);
   for (size_t p = 0; p < phi.size(); ++p)
     if (phi.owns(p)) mg::residual(r[p], phi[p], f[p], phi.box(p), g.stencil);
+}
+
+void Multigrid::residual(LevelData& phi, const LevelData& f, LevelData& r) {
+  Grid& g = *grids_[0];
+  residual(g, phi, f, r);
+  if (shift_ != 0.0)  // the mean the last solve removed: its residual, not f's
+    for (size_t p = 0; p < r.size(); ++p)
+      if (r.owns(p)) mg::add_constant(r[p], -shift_, r.box(p));
 }
 
 double Multigrid::residual_norm(LevelData& phi, const LevelData& f) {
@@ -210,7 +234,7 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
   Grid& c = *grids_[k + 1];
   const int dim = f.geom.dim;
   const bool gather = c.gathered && !f.gathered;
-  phi.fill_boundary(f.comm, true);
+  exchange(f, phi, true, -1);
   for (size_t p = 0; p < f.size(); ++p) {
     if (!f.owns(p)) continue;
     if (gather && !c.from_distributed) {  // the coarsest grid, gathered as it is
@@ -229,7 +253,7 @@ void Multigrid::prolong_from(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   LevelData& fine_phi = k == 0 ? *top_phi_ : f.phi;
-  c.phi.fill_boundary(c.comm);
+  exchange(c, c.phi, false, -1);
   c.phi.fill_physical_boundary(bc_.homogeneous().as_bcs());
   const bool into_distributed = c.gathered && !f.gathered;
   for (size_t p = 0; p < f.size(); ++p) {
@@ -302,7 +326,7 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   // answer, and CG on round-off alone would wander.
   const double target = cfg_.bottom_rtol * cfg_.bottom_rtol * dot(rhs, rhs);
   for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
-    p.fill_boundary(g.comm, true);
+    exchange(g, p, true, -1);
     for (size_t n = 0; n < g.size(); ++n)
       if (g.owns(n)) mg::laplacian(q[n], p[n], g.box(n), g.stencil);
     const double pq = dot(p, q);
@@ -331,6 +355,7 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
     // its mean exactly.
     residual(g0, phi, f, g0.res);
     const double shift = mean(g0.res);
+    shift_ = shift;
     f_used = f.like("mg::f");
     f_used.copy_from(f);
     for (size_t p = 0; p < f_used.size(); ++p)
@@ -351,7 +376,8 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
     rep.final_residual = residual_norm(phi, *top_f_);
   }
   rep.converged = rep.final_residual <= target;
-  if (singular_) {  // fix the level of phi: zero mean
+  if (singular_ && rep.cycles > 0) {  // fix the level of phi: zero mean (a guess that
+                                      // already converged is left bit for bit)
     const double level = mean(phi);
     for (size_t p = 0; p < phi.size(); ++p)
       if (phi.owns(p)) mg::add_constant(phi[p], -level, phi.box(p));

@@ -52,8 +52,11 @@ class Multigrid {
   /// Number of grids (distributed and gathered) from fine to coarse, for tests.
   int num_grids() const;
 
-  /// max |f - L phi| over the level (homogeneous = false: the domain values of bc).
+  /// max |f - L phi| over the level (with the domain values of bc).
   double residual_norm(LevelData& phi, const LevelData& f);
+  /// r = f - L phi on the interiors (r: one component, the level's layout), less the
+  /// mean the last solve removed from f for a singular problem.
+  void residual(LevelData& phi, const LevelData& f, LevelData& r);
 
  private:
   struct Grid;
@@ -61,6 +64,9 @@ class Multigrid {
   void cycle(size_t k, bool f_cycle);
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
+  /// u's ghosts on grid g: the same-level exchange (see LevelData::fill_boundary), then
+  /// on a refined level's correction grids the coarse-fine ghosts.
+  void exchange(Grid& g, LevelData& u, bool cross, int parity);
   void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   /// rhs of grid k + 1 = the restriction of grid k's residual f - L phi (gathered
@@ -74,6 +80,7 @@ class Multigrid {
   Comm comm_;
   bool covers_domain_ = true;  // else a refined level: no gather, CG at the bottom
   bool singular_ = false;
+  double shift_ = 0.0;  // the mean removed from f by the last solve (singular problems)
   std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself
   LevelData* top_phi_ = nullptr;              // grid 0's phi and f, during solve()
   const LevelData* top_f_ = nullptr;

@@ -55,3 +55,13 @@ pw_bad_deck(lan_distributed_levels "balance.levels: lan_distributed balances all
   ${PW_GOOD_DECK} balance.method=lan_distributed balance.levels=each)
 pw_bad_deck(lan_distributed_gamma "balance.lan_distributed.gamma: expected a factor > 0"
   ${PW_GOOD_DECK} balance.method=lan_distributed balance.lan_distributed.gamma=0.0)
+set(PW_POISSON_DECK ${PROJECT_SOURCE_DIR}/inputs/poisson_2d.toml)
+pw_bad_deck(poisson_composite
+  "poisson.solve: \"composite\" (the multilevel solve) is not implemented yet; use \"levels\""
+  ${PW_POISSON_DECK} poisson.solve=composite)
+pw_bad_deck(poisson_cycles "poisson.max_cycles: expected an integer >= 1, got 0"
+  ${PW_POISSON_DECK} poisson.max_cycles=0)
+pw_bad_deck(poisson_bc "poisson.bc_lo: expected \"dirichlet\", \"neumann\" or \"periodic\", got \"robin\""
+  ${PW_POISSON_DECK} "domain.periodic=[false,true]" "poisson.bc_lo=[\"robin\",\"periodic\"]")
+pw_bad_deck(clumps_count "clumps.count: expected 1 to 64, got 0"
+  ${PW_POISSON_DECK} clumps.count=0)
