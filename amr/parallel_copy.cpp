@@ -120,6 +120,23 @@ void CopyPlan::reserve(Peer& p, size_t n) {
   p.host = Kokkos::create_mirror_view(p.buf);
 }
 
+CopyPlan::Piece CopyPlan::piece(const CopyTag& t, const Fab* from, const Fab* to,
+                                double* buf) {
+  Piece pc;
+  if (from) {
+    pc.from = component(from->array(), 0);
+    pc.cs_from = long(from->data.stride(0));
+  }
+  if (to) {
+    pc.to = component(to->array(), 0);
+    pc.cs_to = long(to->data.stride(0));
+  }
+  pc.buf = buf;
+  pc.box = t.box;
+  pc.shift = t.shift;
+  return pc;
+}
+
 void CopyPlan::launch(const char* label, Batch& batch, int parity) {
   const int n = int(batch.host.size());
   if (n == 0) return;
@@ -161,13 +178,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
     reserve(p, size_t(p.cells * nc));
     long offset = 0;
     for (const CopyTag& t : p.tags) {
-      Piece pc;
-      pc.from = component(src[t.src].array(), 0);
-      pc.cs_from = long(src[t.src].data.stride(0));
-      pc.buf = p.buf.data() + offset;
-      pc.box = t.box;
-      pc.shift = t.shift;
-      pack_.host.push_back(pc);
+      pack_.host.push_back(piece(t, &src[t.src], nullptr, p.buf.data() + offset));
       offset += t.box.num_cells() * nc;
     }
   }
@@ -180,16 +191,8 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
   }
   // 3. Local copies (one launch) overlap the messages.
   local_batch_.host.clear();
-  for (const CopyTag& t : local_) {
-    Piece pc;
-    pc.from = component(src[t.src].array(), 0);
-    pc.cs_from = long(src[t.src].data.stride(0));
-    pc.to = component(dst[t.dst].array(), 0);
-    pc.cs_to = long(dst[t.dst].data.stride(0));
-    pc.box = t.box;
-    pc.shift = t.shift;
-    local_batch_.host.push_back(pc);
-  }
+  for (const CopyTag& t : local_)
+    local_batch_.host.push_back(piece(t, &src[t.src], &dst[t.dst], nullptr));
   launch("copy::local", local_batch_, parity);
 }
 
@@ -212,11 +215,8 @@ void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
     Kokkos::deep_copy(p.buf, p.host);
     long offset = 0;
     for (const CopyTag& t : p.tags) {
-      Piece pc;
-      pc.to = component(dst[t.dst].array(), 0);
-      pc.cs_to = long(dst[t.dst].data.stride(0));
-      pc.buf = p.buf.data() + offset;
-      pc.box = t.box;
+      // The sender applied the shift when it packed.
+      Piece pc = piece(t, nullptr, &dst[t.dst], p.buf.data() + offset);
       pc.shift = IntVect{};
       unpack_.host.push_back(pc);
       offset += t.box.num_cells() * ncomp_;

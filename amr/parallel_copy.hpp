@@ -87,6 +87,8 @@ class CopyPlan {
     typename Kokkos::View<Piece*>::HostMirror mirror;
   };
   void launch(const char* label, Batch& batch, int parity);
+  /// Tag t as a piece from fab `from` (or buf) into fab `to` (or buf).
+  static Piece piece(const CopyTag& t, const Fab* from, const Fab* to, double* buf);
 
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank
