@@ -12,10 +12,8 @@ std::map<std::string, PhysicsFactory> physics_registry() {
   return {
       {"advection",
        [](const Deck& deck, int dim) { return std::make_unique<Advection>(deck, dim); }},
-      {"poisson",
-       [](const Deck& deck, int dim) {
-         return std::make_unique<PoissonWorkload>(deck, dim);
-       }},
+      {"poisson", [](const Deck& deck,
+                     int dim) { return std::make_unique<PoissonWorkload>(deck, dim); }},
   };
 }
 
