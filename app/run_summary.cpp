@@ -202,6 +202,7 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
       r.wall_seconds > 0 ? double(r.cell_updates) / r.wall_seconds : 0.0;
   j["balance"] = balance_json(sim, r);
   j["totals"] = totals_json(sim, r);
+  if (r.solves > 0) j["solver"] = {{"solves", r.solves}, {"cycles", r.solve_cycles}};
   j["fingerprint"] = fmt::format("{:016x}", r.fingerprint);
   const std::string path = summary_path(sim.output());
   try {

@@ -100,6 +100,10 @@ RunResult Simulation::run(bool verbose) {
   r.cell_updates = h.cell_updates();
   r.finest_level = h.finest_level();
   r.regrids = h.regrid_count();
+  if (solve_) {
+    r.solves = solve_->solves();
+    r.solve_cycles = solve_->cycles();
+  }
   if (verbose) print_summary(r);
   return r;
 }
@@ -208,8 +212,8 @@ void Simulation::print_summary(const RunResult& r) const {
       100 * m.estimated_balance, m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
       r.mean_cut_cells, 1e3 * r.balancer_seconds);
   if (solve_)
-    fmt::print("poisson: {} level solves, {} V-cycles in all\n", solve_->solves(),
-               solve_->cycles());
+    fmt::print("poisson: {} level solves, {} V-cycles in all\n", r.solves,
+               r.solve_cycles);
   fmt::print("fingerprint: {:016x}\n", r.fingerprint);
   std::fflush(stdout);
 }

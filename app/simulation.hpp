@@ -34,6 +34,8 @@ struct RunResult {
   int patches_split = 0;
   double balancer_seconds = 0;
   std::vector<std::string> dumps;  // paths of the HDF5 dumps written, in order
+  long solves = 0;        // elliptic level solves (modules with an elliptic part)
+  long solve_cycles = 0;  // their V-cycles in all
 };
 
 class Simulation {

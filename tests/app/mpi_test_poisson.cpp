@@ -13,28 +13,17 @@
 using namespace pw;
 using pw::testing::run_deck;
 
-namespace {
-
-std::string clumps_deck(int dim) {
-  const std::string n = dim == 2 ? "[64, 64]" : "[32, 32, 32]";
-  const std::string per = dim == 2 ? "[true, true]" : "[true, true, true]";
-  return "[domain]\ndim = " + std::to_string(dim) + "\nn_cell = " + n +
-         "\nperiodic = " + per +
-         "\n[amr]\nmax_level = 2\nref_ratio = 2\nblocking_factor = 8\nmax_grid_size = "
-         "16\n"
-         "regrid_interval = 2\n[time]\nmax_step = 4\ncfl = 0.5\n"
-         "[physics]\nmodule = \"poisson\"\n"
-         "[clumps]\ncount = 3\nseed = 2\nwidth = 0.06\nspeed = 0.5\n"
-         "[poisson]\nrtol = 1e-10\ntag_threshold = 0.02\n";
-}
-
-}  // namespace
+using pw::testing::clumps_deck;
 
 TEST(PoissonRuns, RefinesTheClumpsAndIsTheSameOnAnyRankCount) {
   const Comm world;
   for (int dim : {2, 3}) {
     const RunResult all = run_deck(clumps_deck(dim), world);
     EXPECT_EQ(all.finest_level, 2) << dim;
+    // One solve per level at the start and after each of the 4 steps, at least 3 levels
+    // each time after the first regrid.
+    EXPECT_GE(all.solves, 5 * 3 - 2) << dim;
+    EXPECT_GE(all.solve_cycles, all.solves) << dim;
     for (int group : {1, 2}) {
       if (group >= world.size() || world.size() % group != 0) continue;
       MPI_Comm sub;

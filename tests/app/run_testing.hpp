@@ -32,4 +32,17 @@ inline std::string swirl_deck(int dim) {
          "[advection]\nvelocity = \"swirl\"\nncomp = 2\ntag_threshold = [1.05, 1.2]\n";
 }
 
+/// The Poisson workload: three clumps, 2 refined levels, 4 steps, regrids every 2 steps.
+inline std::string clumps_deck(int dim) {
+  const std::string n = dim == 2 ? "[64, 64]" : "[32, 32, 32]";
+  const std::string per = dim == 2 ? "[true, true]" : "[true, true, true]";
+  return "[domain]\ndim = " + std::to_string(dim) + "\nn_cell = " + n +
+         "\nperiodic = " + per +
+         "\n[amr]\nmax_level = 2\nref_ratio = 2\nblocking_factor = 8\nmax_grid_size = "
+         "16\nregrid_interval = 2\n[time]\nmax_step = 4\ncfl = 0.5\n"
+         "[physics]\nmodule = \"poisson\"\n"
+         "[clumps]\ncount = 3\nseed = 2\nwidth = 0.06\nspeed = 0.5\n"
+         "[poisson]\nrtol = 1e-10\ntag_threshold = 0.02\n";
+}
+
 }  // namespace pw::testing
