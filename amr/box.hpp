@@ -2,6 +2,8 @@
 // arithmetic.
 #pragma once
 
+#include <string>
+
 #include "amr/int_vect.hpp"
 
 namespace pw {
@@ -98,5 +100,7 @@ KOKKOS_INLINE_FUNCTION constexpr Box adjacent_cells(const Box& b, int d, int sid
 }
 
 std::ostream& operator<<(std::ostream& os, const Box& b);
+/// As operator<< prints it.
+std::string to_string(const Box& b);
 
 }  // namespace pw

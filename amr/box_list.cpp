@@ -1,5 +1,7 @@
 #include "amr/box_list.hpp"
 
+#include <sstream>
+
 #include <algorithm>
 #include <ostream>
 
@@ -7,6 +9,12 @@ namespace pw {
 
 std::ostream& operator<<(std::ostream& os, const Box& b) {
   return os << '[' << b.lo << ' ' << b.hi << ']';
+}
+
+std::string to_string(const Box& b) {
+  std::ostringstream os;
+  os << b;
+  return os.str();
 }
 
 BoxList difference(const Box& a, const Box& b) {

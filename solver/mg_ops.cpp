@@ -34,13 +34,6 @@ void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil&
       KOKKOS_LAMBDA(int i, int j, int k) { laplacian_cell(i, j, k, oa, ua, s); });
 }
 
-void restrict_mean(const Fab& fine, const Fab& crse, const Box& cbox, int dim) {
-  const Field3 fa = component(fine.array(), 0), ca = component(crse.array(), 0);
-  for_each_cell_simd(
-      "mg::restrict", cbox,
-      KOKKOS_LAMBDA(int i, int j, int k) { restrict_cell(i, j, k, ca, fa, dim); });
-}
-
 void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& cbox,
                        const PoissonStencil& s) {
   const Field3 ca = component(crse.array(), 0), ua = component(u.array(), 0),

@@ -14,8 +14,6 @@ void gauss_seidel(const Fab& u, const Fab& f, const Box& b, int color,
 void residual(const Fab& r, const Fab& u, const Fab& f, const Box& b,
               const PoissonStencil& s);
 void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil& s);
-/// crse(cbox) = mean of the 2^dim fine cells under each coarse cell.
-void restrict_mean(const Fab& fine, const Fab& crse, const Box& cbox, int dim);
 /// crse(cbox) = mean over the fine cells under each coarse cell of f - L u.
 void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& cbox,
                        const PoissonStencil& s);

@@ -75,21 +75,8 @@ KOKKOS_FORCEINLINE_FUNCTION void gauss_seidel_cell(int i, int j, int k, const Fi
   u(i, j, k) = old + omega * ((off - f(i, j, k)) / diag - old);
 }
 
-/// Coarse cell (i, j, k) = the mean of its 2^dim fine cells (ratio 2 in the used
-/// directions).
-KOKKOS_FORCEINLINE_FUNCTION void restrict_cell(int i, int j, int k, const Field3& crse,
-                                               const Field3& fine, int dim) {
-  const int nk = dim == 3 ? 2 : 1;
-  double sum = 0.0;
-  for (int kk = 0; kk < nk; ++kk)
-    for (int jj = 0; jj < 2; ++jj)
-      for (int ii = 0; ii < 2; ++ii)
-        sum += fine(2 * i + ii, 2 * j + jj, nk * k + kk);
-  crse(i, j, k) = sum / (dim == 3 ? 8.0 : 4.0);
-}
-
 /// Coarse cell (i, j, k) = the mean of the residual f - L u over its 2^dim fine cells
-/// (restrict_cell of residual_cell, without storing the fine residual).
+/// (the residual is never stored on the fine grid).
 KOKKOS_FORCEINLINE_FUNCTION void restrict_residual_cell(int i, int j, int k,
                                                         const Field3& crse,
                                                         const Field3& u, const Field3& f,

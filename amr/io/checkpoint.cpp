@@ -21,12 +21,6 @@ namespace pw {
 
 namespace {
 
-std::string str(const Box& b) {
-  std::ostringstream s;
-  s << b;
-  return s.str();
-}
-
 [[noreturn]] void bad(const std::string& what) {
   throw std::runtime_error(what);
 }
@@ -126,7 +120,7 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     const Box domain = h5::read_attr_box(ck, "domain", dim_);
     if (domain != cfg.geom0.domain)
       bad(fmt::format("level-0 domain {} differs from the deck's {} (domain.n_cell)",
-                      str(domain), str(cfg.geom0.domain)));
+                      to_string(domain), to_string(cfg.geom0.domain)));
     if (nlev > 1) {
       const std::vector<int> ratios = h5::read_attr_ints(ck, "ref_ratio");
       for (int l = 0; l + 1 < nlev; ++l)
@@ -148,8 +142,8 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
       const LevelGeom geom = cfg.geom(l);
       const Box pd = h5::read_attr_box(g, "prob_domain", dim_);
       if (pd != geom.domain)
-        bad(fmt::format("{}: domain {} differs from the deck's {}", name, str(pd),
-                        str(geom.domain)));
+        bad(fmt::format("{}: domain {} differs from the deck's {}", name, to_string(pd),
+                        to_string(geom.domain)));
       LevelClock c;
       c.t_old = h5::read_attr_double(g, "t_old");
       c.t_new = h5::read_attr_double(g, "t_new");
@@ -255,7 +249,7 @@ std::string Checkpoint::read_data(const Comm& comm) {
         why = fmt::format(
             "{}: patch {} fails its checksum (the file is corrupt; the patch "
             "is {})",
-            name, p, str(b));
+            name, p, to_string(b));
         break;
       }
       for (size_t i = 0; i < count; ++i)

@@ -13,12 +13,6 @@ namespace pw {
 
 namespace {
 
-std::string str(const Box& b) {
-  std::ostringstream s;
-  s << b;
-  return s.str();
-}
-
 [[noreturn]] void bad(int l, const std::string& what) {
   throw std::runtime_error(fmt::format("level_{}: {}", l, what));
 }
@@ -33,20 +27,21 @@ void check_level_boxes(int l, const BoxList& boxes, const AmrConfig& cfg) {
   for (size_t p = 0; p < boxes.size(); ++p) {
     const Box& b = boxes[p];
     if (b.empty() || (b & geom.domain) != b)
-      bad(l, fmt::format("box {} ({}) is empty or outside the domain {}", p, str(b),
-                         str(geom.domain)));
+      bad(l, fmt::format("box {} ({}) is empty or outside the domain {}", p, to_string(b),
+                         to_string(geom.domain)));
     for (int d = 0; d < geom.dim; ++d)
       if (!aligned(b.lo[d], bf) || !aligned(b.hi[d] + 1, bf))
         bad(l, fmt::format("box {} ({}) is not aligned to amr.blocking_factor ({})", p,
-                           str(b), bf));
+                           to_string(b), bf));
   }
   const BoxIndex index(boxes);
   for (size_t p = 0; p < boxes.size(); ++p)
     for (int q : index.query(boxes[p]))
       if (size_t(q) != p)
-        bad(l, fmt::format("boxes {} ({}) and {} ({}) overlap", std::min(p, size_t(q)),
-                           str(boxes[std::min(p, size_t(q))]), std::max(p, size_t(q)),
-                           str(boxes[std::max(p, size_t(q))])));
+        bad(l,
+            fmt::format("boxes {} ({}) and {} ({}) overlap", std::min(p, size_t(q)),
+                        to_string(boxes[std::min(p, size_t(q))]), std::max(p, size_t(q)),
+                        to_string(boxes[std::max(p, size_t(q))])));
 }
 
 /// Level l's boxes (l >= 1) against level l-1's.
@@ -75,7 +70,7 @@ void check_nesting(int l, const BoxList& fine, const BoxList& coarse,
           fmt::format(
               "box {} ({}) is not properly nested in level {} (its coarse cells and {} "
               "around them must lie on level-{} boxes)",
-              p, str(fine[p]), l - 1, reach, l - 1));
+              p, to_string(fine[p]), l - 1, reach, l - 1));
   }
 }
 

@@ -17,41 +17,20 @@
 #include <vector>
 
 #include "tests/app/run_testing.hpp"
+#include "tests/app/test_dir.hpp"
 
 using namespace pw;
 using pw::testing::run_deck;
 using pw::testing::swirl_deck;
 
+/// This file's test directories.
+struct TestDir : pw::testing::TestDir {
+  explicit TestDir(const Comm& c) : pw::testing::TestDir(c, "pw_failed_dump_") {}
+};
+
 namespace fs = std::filesystem;
 
 namespace {
-
-/// An empty directory of this test and job (rank 0's pid), removed at the end.
-class TestDir {
- public:
-  explicit TestDir(const Comm& comm) : comm_(comm) {
-    const long pid = comm.sum(long(comm.rank() == 0 ? ::getpid() : 0));
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = (fs::temp_directory_path() /
-             ("pw_failed_dump_" + std::string(info->name()) + "_np" +
-              std::to_string(comm.size()) + "_" + std::to_string(pid)))
-                .string();
-    if (comm.rank() == 0) {
-      fs::remove_all(path_);
-      fs::create_directories(path_);
-    }
-    comm.barrier();
-  }
-  ~TestDir() {
-    comm_.barrier();
-    if (comm_.rank() == 0) fs::remove_all(path_);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  Comm comm_;
-  std::string path_;
-};
 
 std::vector<std::string> dumps(const std::string& dir, std::vector<std::string> more) {
   more.push_back("output.write=true");

@@ -14,44 +14,20 @@
 #include <vector>
 
 #include "tests/app/run_testing.hpp"
+#include "tests/app/test_dir.hpp"
 
 using namespace pw;
 using pw::testing::run_deck;
 using pw::testing::swirl_deck;
 
+/// This file's test directories.
+struct TestDir : pw::testing::TestDir {
+  explicit TestDir(const Comm& c) : pw::testing::TestDir(c, "pw_restart_") {}
+};
+
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A directory for this test and this job (tests run concurrently at several rank
-/// counts): the test name, the rank count and rank 0's pid. Created empty; removed by
-/// the returned guard.
-class TestDir {
- public:
-  explicit TestDir(const Comm& comm) : comm_(comm) {
-    int pid = int(getpid());
-    MPI_Bcast(&pid, 1, MPI_INT, 0, comm.raw());
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = (fs::temp_directory_path() /
-             ("pw_restart_" + std::string(info->name()) + "_np" +
-              std::to_string(comm.size()) + "_" + std::to_string(pid)))
-                .string();
-    if (comm.rank() == 0) {
-      fs::remove_all(path_);
-      fs::create_directories(path_);
-    }
-    comm.barrier();
-  }
-  ~TestDir() {
-    comm_.barrier();
-    if (comm_.rank() == 0) fs::remove_all(path_);
-  }
-  std::string sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  Comm comm_;
-  std::string path_;
-};
 
 /// Overrides that write a dump every `interval` coarse steps into `dir`.
 std::vector<std::string> dumps(const std::string& dir, int interval,
