@@ -38,6 +38,9 @@ void fill_slab(Fab& fab, const Box& ghosts, int d, int side, int inner, int c0, 
             case BcKind::neumann:
               v = u + value * dx * (2 * m - 1);
               break;
+            case BcKind::fixed:
+              v = value;
+              break;
           }
           a(i, j, k, c) = v;
         }
@@ -47,11 +50,10 @@ void fill_slab(Fab& fab, const Box& ghosts, int d, int side, int inner, int c0, 
 }  // namespace
 
 bool parse_bc_kind(const std::string& name, BcKind& kind) {
-  const std::pair<const char*, BcKind> names[] = {{"outflow", BcKind::outflow},
-                                                  {"reflect_even", BcKind::reflect_even},
-                                                  {"reflect_odd", BcKind::reflect_odd},
-                                                  {"dirichlet", BcKind::dirichlet},
-                                                  {"neumann", BcKind::neumann}};
+  const std::pair<const char*, BcKind> names[] = {
+      {"outflow", BcKind::outflow},         {"reflect_even", BcKind::reflect_even},
+      {"reflect_odd", BcKind::reflect_odd}, {"dirichlet", BcKind::dirichlet},
+      {"neumann", BcKind::neumann},         {"fixed", BcKind::fixed}};
   for (const auto& [n, k] : names)
     if (name == n) {
       kind = k;

@@ -17,9 +17,10 @@ enum class BcKind {
   reflect_odd,   // minus the mirror image (the normal velocity at a wall)
   dirichlet,     // the value at the face: ghost = 2 value - mirror
   neumann,       // the outward normal derivative at the face
+  fixed,         // every ghost cell holds the value (an inflow state)
 };
 
-/// One face's condition; `value` is used by dirichlet and neumann only.
+/// One face's condition; `value` is used by dirichlet, neumann and fixed only.
 struct FaceBc {
   BcKind kind = BcKind::outflow;
   double value = 0.0;
@@ -43,7 +44,7 @@ struct ComponentBc {
 using BcSet = std::vector<ComponentBc>;
 
 /// Parse a kind's deck spelling ("outflow", "reflect_even", "reflect_odd", "dirichlet",
-/// "neumann"); false when unknown.
+/// "neumann", "fixed"); false when unknown.
 bool parse_bc_kind(const std::string& name, BcKind& kind);
 
 /// Fill the cells of fab.box beyond the domain's non-periodic faces from the cells

@@ -46,7 +46,16 @@ Hierarchy::Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner
       ncomp_(physics.ncomp()),
       nghost_(physics.nghost()),
       bcs_(physics.boundary_conditions()),
-      interp_(physics.interpolation()) {}
+      interp_(physics.interpolation()),
+      counters_("physics::counters", physics.counter_names().size()) {}
+
+std::vector<long> Hierarchy::physics_counters() const {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters_);
+  std::vector<long> sums(host.extent(0));
+  for (size_t c = 0; c < sums.size(); ++c)
+    sums[c] = comm_.sum(host(c));
+  return sums;
+}
 
 Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
   Level L;

@@ -78,6 +78,9 @@ class Hierarchy {
   PhaseTimers& timers() { return timers_; }
   /// Sum over level steps of the cells advanced (all ranks).
   long cell_updates() const { return cell_updates_; }
+  /// The sums over all ranks of the physics module's counters since the start (one per
+  /// Physics::counter_names() entry). Collective.
+  std::vector<long> physics_counters() const;
   /// Number of regrids so far.
   int regrid_count() const { return regrids_; }
   /// One entry per call of the planner, in order (every rank holds the same).
@@ -131,6 +134,7 @@ class Hierarchy {
   BcSet bcs_;                   // the state's walls, per component
   std::vector<Interp> interp_;  // the state's coarse-fine interpolation, per component
   mutable Scratch scratch_;
+  Counters counters_;  // the module's event counts on this rank
   SyncHook* hook_ = nullptr;
   std::vector<Level> levels_;
   PhaseTimers timers_;

@@ -28,6 +28,11 @@ struct TagArray {
 /// advanced concurrently, each with its own scratch.
 using Scratch = Kokkos::View<double*>;
 
+/// Events a module's kernels count (floors applied, fallbacks taken), one slot per
+/// Physics::counter_names() entry, owned by the caller and added to atomically: counting
+/// costs no reduction or fence in the time step, and the sums are exact at any order.
+using Counters = Kokkos::View<long*>;
+
 /// The state's components that an elliptic solve works on when every level is at one
 /// time: lap(phi) = rhs, the residual stored in res (-1: not stored). phi < 0: no solve.
 struct EllipticFields {
@@ -49,6 +54,8 @@ class Physics {
   /// The components the time stepper solves lap(phi) = rhs for (none by default: a
   /// hyperbolic module).
   virtual EllipticFields elliptic() const { return {}; }
+  /// The events advance() counts (none by default); the run summary prints their sums.
+  virtual std::vector<std::string> counter_names() const { return {}; }
   /// Doubles of scratch that stable_dt() and advance() need for `box`.
   virtual long scratch_size(const Box& box) const = 0;
 
@@ -66,10 +73,11 @@ class Physics {
   /// the face fluxes it used: flux[d](i, j, k, c) on the faces(box, d), the lo face of
   /// cell i, in conserved units per area and time, so u_new = u_old - dt/dx * (F_hi -
   /// F_lo) summed over d. Refluxing relies on that identity. In 2D flux[2] is not
-  /// touched. `scratch` holds at least scratch_size(box) doubles.
+  /// touched. `scratch` holds at least scratch_size(box) doubles; `counters` has one
+  /// slot per counter_names() entry.
   virtual void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                        const Array4& u_new, const Array4 flux[3], double time, double dt,
-                       const Scratch& scratch) const = 0;
+                       const Scratch& scratch, const Counters& counters) const = 0;
 
   /// Set tags(i, j, k) = 1 in `box` where a cell of level `level` needs refinement. u has
   /// filled ghost cells (so gradient criteria may look one cell out). Tags are

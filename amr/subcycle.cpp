@@ -32,7 +32,7 @@ void Hierarchy::advance_level(int l, double dt) {
       // Timed per patch (kernels finished) for measured costs.
       const double start = MPI_Wtime();
       physics_.advance(L.geom, L.layout.boxes[p], L.u_new[p].array(), L.u_old[p].array(),
-                       flux, time, dt, scratch(L.layout.boxes[p]));
+                       flux, time, dt, scratch(L.layout.boxes[p]), counters_);
       Kokkos::fence();
       if (const Emulation* e = comm_.emulation(); e && e->slowdown > 1)
         spin_until(start + e->slowdown * (MPI_Wtime() - start));

@@ -203,6 +203,12 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
   j["balance"] = balance_json(sim, r);
   j["totals"] = totals_json(sim, r);
   if (r.solves > 0) j["solver"] = {{"solves", r.solves}, {"cycles", r.solve_cycles}};
+  if (!r.physics_counters.empty()) {
+    json counters = json::object();
+    for (const auto& [name, count] : r.physics_counters)
+      counters[name] = count;
+    j["physics_counters"] = counters;
+  }
   j["fingerprint"] = fmt::format("{:016x}", r.fingerprint);
   const std::string path = summary_path(sim.output());
   try {

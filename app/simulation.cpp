@@ -100,6 +100,10 @@ RunResult Simulation::run(bool verbose) {
   r.cell_updates = h.cell_updates();
   r.finest_level = h.finest_level();
   r.regrids = h.regrid_count();
+  const std::vector<std::string> counter_names = physics_->counter_names();
+  const std::vector<long> counts = h.physics_counters();
+  for (size_t c = 0; c < counts.size(); ++c)
+    r.physics_counters.emplace_back(counter_names[c], counts[c]);
   if (solve_) {
     r.solves = solve_->solves();
     r.solve_cycles = solve_->cycles();
@@ -214,6 +218,8 @@ void Simulation::print_summary(const RunResult& r) const {
   if (solve_)
     fmt::print("poisson: {} level solves, {} V-cycles in all\n", r.solves,
                r.solve_cycles);
+  for (const auto& [name, count] : r.physics_counters)
+    fmt::print("counter {}: {}\n", name, count);
   fmt::print("fingerprint: {:016x}\n", r.fingerprint);
   std::fflush(stdout);
 }

@@ -36,6 +36,8 @@ struct RunResult {
   std::vector<std::string> dumps;  // paths of the HDF5 dumps written, in order
   long solves = 0;        // elliptic level solves (modules with an elliptic part)
   long solve_cycles = 0;  // their V-cycles in all
+  // The physics module's event counts (floors, fallbacks), summed over ranks, by name.
+  std::vector<std::pair<std::string, long>> physics_counters;
 };
 
 class Simulation {

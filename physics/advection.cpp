@@ -344,7 +344,7 @@ double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*
 
 void Advection::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                         const Array4& u_new, const Array4 flux[3], double time, double dt,
-                        const Scratch& scratch) const {
+                        const Scratch& scratch, const Counters& /*counters*/) const {
   if (box.empty()) return;
   const long np = velocity_size(box);
   const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);

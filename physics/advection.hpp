@@ -48,7 +48,7 @@ class Advection : public Physics {
                    const Scratch& scratch) const override;
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                const Array4& u_new, const Array4 flux[3], double time, double dt,
-               const Scratch& scratch) const override;
+               const Scratch& scratch, const Counters& counters) const override;
   void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
            int level, double time) const override;
 

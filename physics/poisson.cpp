@@ -137,7 +137,7 @@ double PoissonWorkload::stable_dt(const LevelGeom& g, const Box&, const Array4&,
 
 void PoissonWorkload::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                               const Array4& u_new, const Array4 flux[3], double time,
-                              double dt, const Scratch&) const {
+                              double dt, const Scratch&, const Counters&) const {
   const Clumps c = clumps_;
   const int dim = dim_;
   const double t = time + dt;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "physics/advection.hpp"
+#include "physics/hydro.hpp"
 #include "physics/poisson.hpp"
 
 namespace pw {
@@ -12,6 +13,8 @@ std::map<std::string, PhysicsFactory> physics_registry() {
   return {
       {"advection",
        [](const Deck& deck, int dim) { return std::make_unique<Advection>(deck, dim); }},
+      {"hydro",
+       [](const Deck& deck, int dim) { return std::make_unique<Hydro>(deck, dim); }},
       {"poisson", [](const Deck& deck,
                      int dim) { return std::make_unique<PoissonWorkload>(deck, dim); }},
   };

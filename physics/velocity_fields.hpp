@@ -9,25 +9,9 @@
 #include <cmath>
 
 #include "amr/level_geom.hpp"
+#include "physics/kmath.hpp"
 
 namespace pw {
-
-/// Device math for kernels: Kokkos moved these out of Experimental in 3.7 and removed the
-/// Experimental names in 4.0. (Belongs in a shared amr/ header once there is one.)
-namespace kmath {
-#if KOKKOS_VERSION >= 30700
-using Kokkos::cos;
-using Kokkos::exp;
-using Kokkos::floor;
-using Kokkos::sin;
-#else
-using Kokkos::Experimental::cos;
-using Kokkos::Experimental::exp;
-using Kokkos::Experimental::floor;
-using Kokkos::Experimental::sin;
-#endif
-constexpr double pi = 3.14159265358979323846;
-}  // namespace kmath
 
 enum class VelocityKind { uniform, rotation, swirl };
 

@@ -90,5 +90,25 @@ TEST(Boundary, KindsParseFromTheirDeckNames) {
   EXPECT_EQ(k, BcKind::neumann);
   EXPECT_TRUE(parse_bc_kind("reflect_odd", k));
   EXPECT_EQ(k, BcKind::reflect_odd);
+  EXPECT_TRUE(parse_bc_kind("fixed", k));
+  EXPECT_EQ(k, BcKind::fixed);
   EXPECT_FALSE(parse_bc_kind("periodic", k));
+}
+
+TEST(Boundary, FixedFillsEveryGhostWithItsValue) {
+  WallCase w;
+  BcSet bcs(4, ComponentBc::all({BcKind::outflow, 0.0}));
+  bcs[1].lo[0] = {BcKind::fixed, 2.5};
+  bcs[1].hi[0] = {BcKind::fixed, -4.0};
+  pw::testing::set(
+      w.fab, [](int i, int j, int, int c) { return i + 10.0 * j + c; },
+      Box{{0, 0, 0}, {7, 3, 0}});
+  fill_physical_boundary(w.g, w.fab, bcs);
+  pw::testing::HostFab h(w.fab);
+  for (int j = 0; j <= 3; ++j)
+    for (int m = 1; m <= 2; ++m) {
+      EXPECT_EQ(h(-m, j, 0, 1), 2.5);
+      EXPECT_EQ(h(7 + m, j, 0, 1), -4.0);
+      EXPECT_EQ(h(-m, j, 0, 0), h(0, j, 0, 0));  // the other components: outflow
+    }
 }

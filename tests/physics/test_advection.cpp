@@ -66,7 +66,7 @@ struct PeriodicPatch {
   void step(double time, double dt) {
     fill_periodic(u, g.domain);
     const Array4 fl[3] = {flux[0].array(), flux[1].array(), flux[2].array()};
-    adv.advance(g, g.domain, u.array(), u_new.array(), fl, time, dt, scratch);
+    adv.advance(g, g.domain, u.array(), u_new.array(), fl, time, dt, scratch, Counters());
     std::swap(u, u_new);
   }
   double stable_dt(double time) {
@@ -228,7 +228,8 @@ TEST(Advection, AdvectionFluxesMatchUpdate) {
     const double dt = 0.9 * p.stable_dt(0.1);
     fill_periodic(p.u, p.g.domain);
     const Array4 fl[3] = {p.flux[0].array(), p.flux[1].array(), p.flux[2].array()};
-    p.adv.advance(p.g, p.g.domain, p.u.array(), p.u_new.array(), fl, 0.1, dt, p.scratch);
+    p.adv.advance(p.g, p.g.domain, p.u.array(), p.u_new.array(), fl, 0.1, dt, p.scratch,
+                  Counters());
     for (int c = 0; c < 2; ++c) {
       EXPECT_LT(flux_update_mismatch(p.g, p.u.array(), p.u_new.array(), fl, dt, c), 1e-14)
           << dim << "D component " << c;
@@ -249,7 +250,7 @@ TEST(Advection, AdvectionOfAnInnerPatchReadsOnlyNghostGhostLayers) {
     const Array4 wf[3] = {whole.flux[0].array(), whole.flux[1].array(),
                           whole.flux[2].array()};
     whole.adv.advance(whole.g, whole.g.domain, whole.u.array(), whole.u_new.array(), wf,
-                      0.3, dt, whole.scratch);
+                      0.3, dt, whole.scratch, Counters());
 
     const Box sub{{4, 8, dim == 3 ? 2 : 0}, {11, 15, dim == 3 ? 9 : 0}};
     const int ng = whole.adv.nghost();
@@ -260,7 +261,8 @@ TEST(Advection, AdvectionOfAnInnerPatchReadsOnlyNghostGhostLayers) {
     for (int d = 0; d < dim; ++d)
       flux[d] = Fab("sub_flux", faces(sub, d), 2);
     const Array4 sf[3] = {flux[0].array(), flux[1].array(), flux[2].array()};
-    whole.adv.advance(whole.g, sub, u.array(), u_new.array(), sf, 0.3, dt, whole.scratch);
+    whole.adv.advance(whole.g, sub, u.array(), u_new.array(), sf, 0.3, dt, whole.scratch,
+                      Counters());
     for (int c = 0; c < 2; ++c) {
       EXPECT_EQ(max_difference(u_new.array(), whole.u_new.array(), sub, c), 0.0) << dim;
       for (int d = 0; d < dim; ++d)

@@ -1,0 +1,579 @@
+// The hydro module: deck reading, boundary conditions, and the launches of the
+// MUSCL-Hancock stages over one patch.
+#include "physics/hydro.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace pw {
+
+// Launch helpers hold the kernels: free functions (not private members), because CUDA's
+// extended lambdas may not live in private member functions.
+namespace hydro_detail {
+
+using namespace hydro_index;
+
+/// The cells whose primitives the predictor reads: box grown by 2 in the used directions.
+template <int DIM>
+Box prim_box(const Box& box) {
+  return grow(box, IntVect::in_dims(DIM, 2, 0));
+}
+/// The cells whose predicted states the faces of box read: box grown by 1.
+template <int DIM>
+Box state_box(const Box& box) {
+  return grow(box, IntVect::in_dims(DIM, 1, 0));
+}
+
+/// Scratch: nv primitive arrays over prim_box, then nv predicted-state arrays and nv
+/// slope arrays per direction over state_box.
+template <int DIM>
+long scratch_doubles(const Box& box, int nv) {
+  return nv *
+         (prim_box<DIM>(box).num_cells() + (1 + DIM) * state_box<DIM>(box).num_cells());
+}
+
+KOKKOS_FORCEINLINE_FUNCTION void count(const Counters& counters, int which) {
+  if (counters.extent(0) > size_t(which)) Kokkos::atomic_add(&counters(which), 1L);
+}
+
+/// Fields over the scratch of one patch.
+template <int DIM>
+struct HydroScratch {
+  VarFields w;        // primitives over prim_box
+  VarFields ws;       // predicted (t + dt/2) primitives over state_box
+  VarFields dw[DIM];  // limited slopes along each direction over state_box
+
+  HydroScratch(const Box& box, int nv, double* mem) {
+    const Box pb = prim_box<DIM>(box), sb = state_box<DIM>(box);
+    const long np = pb.num_cells(), ns = sb.num_cells();
+    for (int c = 0; c < nv; ++c)
+      w.v[c] = field_over(mem + c * np, pb);
+    mem += nv * np;
+    for (int c = 0; c < nv; ++c)
+      ws.v[c] = field_over(mem + c * ns, sb);
+    mem += nv * ns;
+    for (int d = 0; d < DIM; ++d)
+      for (int c = 0; c < nv; ++c)
+        dw[d].v[c] = field_over(mem + (d * nv + c) * ns, sb);
+  }
+};
+
+VarFields fields_of(const Array4& a, int nv) {
+  VarFields f;
+  for (int c = 0; c < nv; ++c)
+    f.v[c] = component(a, c);
+  return f;
+}
+
+/// The predictor of cell (i, j, k): limited slopes of the primitives along each
+/// direction, and the state at t + dt/2 from the quasi-linear equations. Falls back to
+/// first order (no slopes) where a face state would lose positivity.
+template <int DIM>
+KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
+                                              const HydroScratch<DIM>& s,
+                                              const double hdt[3], const Box& box,
+                                              const Counters& counters) {
+  const int nv = hp.nvars();
+  double w[max_vars], dw[DIM][max_vars], change[max_vars];
+  for (int c = 0; c < nv; ++c) {
+    w[c] = s.w.v[c](i, j, k);
+    change[c] = 0.0;
+  }
+  for (int d = 0; d < DIM; ++d) {
+    const int di = d == 0, dj = d == 1, dk = d == 2;
+    for (int c = 0; c < nv; ++c) {
+      const Field3& f = s.w.v[c];
+      dw[d][c] = limit_slope(hp.limiter, w[c] - f(i - di, j - dj, k - dk),
+                             f(i + di, j + dj, k + dk) - w[c]);
+    }
+    double a[max_vars];
+    for (int c = 0; c < nv; ++c)
+      a[c] = 0.0;
+    primitive_flux_slope(hp, d, w, dw[d], a);
+    for (int c = 0; c < nv; ++c)
+      change[c] += hdt[d] * a[c];
+  }
+  double ws[max_vars];
+  for (int c = 0; c < nv; ++c)
+    ws[c] = w[c] - change[c];
+  bool ok = admissible(ws);
+  for (int d = 0; d < DIM; ++d)
+    for (int side = -1; side <= 1; side += 2) {
+      double face[max_vars];
+      face[rho] = ws[rho] + 0.5 * side * dw[d][rho];
+      face[pres] = ws[pres] + 0.5 * side * dw[d][pres];
+      ok = ok && admissible(face);
+    }
+  if (!ok) {
+    for (int c = 0; c < nv; ++c) {
+      ws[c] = w[c];
+      for (int d = 0; d < DIM; ++d)
+        dw[d][c] = 0.0;
+    }
+    if (box.contains(IntVect{i, j, k})) count(counters, hydro_counter::fallbacks);
+  }
+  for (int c = 0; c < nv; ++c) {
+    s.ws.v[c](i, j, k) = ws[c];
+    for (int d = 0; d < DIM; ++d)
+      s.dw[d].v[c](i, j, k) = dw[d][c];
+  }
+}
+
+/// The Riemann flux through the D-face (i, j, k) (the lo face of cell i) between the
+/// predicted states of the cells beside it, into flux (conserved order).
+template <int DIM, int D>
+KOKKOS_FORCEINLINE_FUNCTION void face_flux(int i, int j, int k, const HydroParams& hp,
+                                           const HydroScratch<DIM>& s,
+                                           const VarFields& flux) {
+  constexpr int di = D == 0, dj = D == 1, dk = D == 2;
+  const int nv = hp.nvars();
+  double wl[max_vars], wr[max_vars], f[max_vars];
+  for (int c = 0; c < nv; ++c) {
+    wl[c] =
+        s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
+    wr[c] = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
+  }
+  riemann_flux(hp, D, wl, wr, f);
+  for (int c = 0; c < nv; ++c)
+    flux.v[c](i, j, k) = f[c];
+}
+
+/// The conservative update of cell (i, j, k), then the floors (counted).
+template <int DIM>
+KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroParams& hp,
+                                             const VarFields& u, const VarFields& un,
+                                             const VarFields flux[3],
+                                             const double dtdx[3],
+                                             const Counters& counters) {
+  const int nv = hp.nvars();
+  double q[max_vars];
+  for (int c = 0; c < nv; ++c) {
+    double v = u.v[c](i, j, k);
+    v -= dtdx[0] * (flux[0].v[c](i + 1, j, k) - flux[0].v[c](i, j, k));
+    v -= dtdx[1] * (flux[1].v[c](i, j + 1, k) - flux[1].v[c](i, j, k));
+    if constexpr (DIM == 3)
+      v -= dtdx[2] * (flux[2].v[c](i, j, k + 1) - flux[2].v[c](i, j, k));
+    q[c] = v;
+  }
+  if (q[rho] < hp.density_floor) {
+    q[rho] = hp.density_floor;
+    count(counters, hydro_counter::density_floors);
+  }
+  const double ke =
+      0.5 * (q[mom] * q[mom] + q[mom + 1] * q[mom + 1] + q[mom + 2] * q[mom + 2]) /
+      q[rho];
+  if ((hp.gamma - 1.0) * (q[energy] - ke) < hp.pressure_floor) {
+    q[energy] = hp.pressure_floor / (hp.gamma - 1.0) + ke;
+    count(counters, hydro_counter::pressure_floors);
+  }
+  for (int c = 0; c < nv; ++c)
+    un.v[c](i, j, k) = q[c];
+}
+
+template <int DIM>
+void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
+                   const Array4& u_old, const Array4& u_new, const Array4 flux[3],
+                   double dt, double* mem, const Counters& counters) {
+  const int nv = hp.nvars();
+  const HydroScratch<DIM> s(box, nv, mem);
+  const VarFields u = fields_of(u_old, nv), un = fields_of(u_new, nv);
+  const VarFields fl[3] = {fields_of(flux[0], nv), fields_of(flux[1], nv),
+                           DIM == 3 ? fields_of(flux[2], nv) : VarFields{}};
+  const double hdt[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
+  const double dtdx[3] = {dt / g.dx[0], dt / g.dx[1], dt / g.dx[2]};
+  const VarFields w = s.w;
+  for_each_cell_simd(
+      "hydro::primitives", prim_box<DIM>(box), KOKKOS_LAMBDA(int i, int j, int k) {
+        double q[max_vars];
+        if (to_primitive(hp, u, i, j, k, q)) count(counters, hydro_counter::read_floors);
+        for (int c = 0; c < hp.nvars(); ++c)
+          w.v[c](i, j, k) = q[c];
+      });
+  for_each_cell_simd(
+      "hydro::predict", state_box<DIM>(box), KOKKOS_LAMBDA(int i, int j, int k) {
+        predict_cell<DIM>(i, j, k, hp, s, hdt, box, counters);
+      });
+  for_each_cell_simd(
+      "hydro::flux_x", faces(box, 0),
+      KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 0>(i, j, k, hp, s, fl[0]); });
+  for_each_cell_simd(
+      "hydro::flux_y", faces(box, 1),
+      KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 1>(i, j, k, hp, s, fl[1]); });
+  if constexpr (DIM == 3) {
+    for_each_cell_simd(
+        "hydro::flux_z", faces(box, 2),
+        KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 2>(i, j, k, hp, s, fl[2]); });
+  }
+  for_each_cell_simd(
+      "hydro::update", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        update_cell<DIM>(i, j, k, hp, u, un, fl, dtdx, counters);
+      });
+}
+
+/// Loehner's estimator (Loehner 1987, as FLASH uses it, with the axis terms only) of
+/// field q at cell (i, j, k): second differences over first differences plus a filter
+/// of the magnitudes, largest over the directions' sums. Near 1 at a jump, small where
+/// q is smooth.
+template <class Q>
+KOKKOS_INLINE_FUNCTION double loehner(const Q& q, int i, int j, int k, int dim,
+                                      double filter) {
+  double num = 0.0, den = 0.0;
+  for (int d = 0; d < dim; ++d) {
+    const int di = d == 0, dj = d == 1, dk = d == 2;
+    const double qm = q(i - di, j - dj, k - dk), q0 = q(i, j, k);
+    const double qp = q(i + di, j + dj, k + dk);
+    const double second = qp - 2.0 * q0 + qm;
+    const double first =
+        habs(qp - q0) + habs(q0 - qm) + filter * (habs(qp) + 2.0 * habs(q0) + habs(qm));
+    num += second * second;
+    den += first * first;
+  }
+  return den > 0.0 ? kmath::sqrt(num / den) : 0.0;
+}
+
+/// The largest relative jump of q from cell (i, j, k) to a face neighbour.
+template <class Q>
+KOKKOS_INLINE_FUNCTION double relative_jump(const Q& q, int i, int j, int k, int dim) {
+  double m = 0.0;
+  const double q0 = q(i, j, k);
+  for (int d = 0; d < dim; ++d) {
+    const int di = d == 0, dj = d == 1, dk = d == 2;
+    for (int s = -1; s <= 1; s += 2) {
+      const double qn = q(i + s * di, j + s * dj, k + s * dk);
+      m = hmax(m, habs(qn - q0) / hmax(hmin(habs(qn), habs(q0)), 1e-300));
+    }
+  }
+  return m;
+}
+
+std::string one_of(const std::vector<std::string>& names, const std::string& got) {
+  std::ostringstream os;
+  os << "expected one of ";
+  for (size_t n = 0; n < names.size(); ++n)
+    os << (n ? ", " : "") << '"' << names[n] << '"';
+  os << ", got \"" << got << '"';
+  return os.str();
+}
+
+double positive(const Deck& deck, const std::string& key, double def) {
+  const double x = deck.get<double>(key, def);
+  if (!(x > 0.0) || !std::isfinite(x)) deck.fail(key, "expected a finite number > 0");
+  return x;
+}
+
+double finite(const Deck& deck, const std::string& key, double def) {
+  const double x = deck.get<double>(key, def);
+  if (!std::isfinite(x)) deck.fail(key, "expected a finite number");
+  return x;
+}
+
+/// `n` finite numbers at key.
+std::vector<double> numbers(const Deck& deck, const std::string& key, size_t n,
+                            const std::vector<double>& def, const std::string& what) {
+  const std::vector<double> v = deck.get<std::vector<double>>(key, def);
+  if (v.size() != n)
+    deck.fail(key, "expected " + std::to_string(n) + " numbers (" + what + "), got " +
+                       std::to_string(v.size()));
+  for (double x : v)
+    if (!std::isfinite(x)) deck.fail(key, "expected finite numbers (" + what + ")");
+  return v;
+}
+
+/// A (density, velocity, pressure) state with positive density and pressure.
+void read_state(const Deck& deck, const std::string& key, const std::vector<double>& def,
+                double* out) {
+  const std::vector<double> s = numbers(deck, key, 3, def, "density, velocity, pressure");
+  if (!(s[0] > 0)) deck.fail(key, "expected a density > 0, got " + std::to_string(s[0]));
+  if (!(s[2] > 0)) deck.fail(key, "expected a pressure > 0, got " + std::to_string(s[2]));
+  for (int c = 0; c < 3; ++c)
+    out[c] = s[size_t(c)];
+}
+
+int read_axis(const Deck& deck, const std::string& key, int dim) {
+  const std::string a = deck.get<std::string>(key, "x");
+  const std::vector<std::string> names = {"x", "y", "z"};
+  for (int d = 0; d < dim; ++d)
+    if (a == names[size_t(d)]) return d;
+  deck.fail(key, one_of(std::vector<std::string>(names.begin(), names.begin() + dim), a));
+}
+
+}  // namespace hydro_detail
+
+using namespace hydro_detail;
+
+Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
+  if (dim != 2 && dim != 3) deck.fail("domain.dim", "expected 2 or 3");
+  hp_.gamma = deck.get<double>("hydro.gamma", 1.4);
+  if (!(hp_.gamma > 1.0) || !std::isfinite(hp_.gamma))
+    deck.fail("hydro.gamma", "expected a ratio of specific heats > 1");
+  hp_.nscalars = deck.get<int>("hydro.nscalars", 0);
+  if (hp_.nscalars < 0 || hp_.nscalars > max_scalars)
+    deck.fail("hydro.nscalars",
+              "expected an integer in [0, " + std::to_string(max_scalars) + "]");
+  problem_.nscalars = hp_.nscalars;
+  const std::string limiter = deck.get<std::string>("hydro.limiter", "mc");
+  if (limiter == "first_order") {
+    hp_.limiter = Limiter::first_order;
+  } else if (limiter == "minmod") {
+    hp_.limiter = Limiter::minmod;
+  } else if (limiter == "mc") {
+    hp_.limiter = Limiter::mc;
+  } else if (limiter == "van_leer") {
+    hp_.limiter = Limiter::van_leer;
+  } else {
+    deck.fail("hydro.limiter",
+              one_of({"first_order", "minmod", "mc", "van_leer"}, limiter));
+  }
+  const std::string riemann = deck.get<std::string>("hydro.riemann", "hllc");
+  if (riemann == "hllc") {
+    hp_.riemann = RiemannSolver::hllc;
+  } else if (riemann == "hlle") {
+    hp_.riemann = RiemannSolver::hlle;
+  } else {
+    deck.fail("hydro.riemann", one_of({"hllc", "hlle"}, riemann));
+  }
+  hp_.density_floor = positive(deck, "hydro.density_floor", 1e-10);
+  hp_.pressure_floor = positive(deck, "hydro.pressure_floor", 1e-10);
+  if (deck.has("hydro.gravity") && deck.get<bool>("hydro.gravity", false))
+    deck.fail("hydro.gravity",
+              "self-gravity is not implemented yet (the gas runs without it)");
+
+  const std::string tag = deck.get<std::string>("hydro.tag", "loehner");
+  if (tag == "loehner") {
+    tag_kind_ = TagKind::loehner;
+    tag_threshold_ = positive(deck, "hydro.tag_threshold", 0.8);
+    tag_filter_ = positive(deck, "hydro.tag_filter", 0.01);
+  } else if (tag == "gradient") {
+    tag_kind_ = TagKind::gradient;
+    tag_threshold_ = positive(deck, "hydro.tag_threshold", 0.1);
+  } else {
+    deck.fail("hydro.tag", one_of({"loehner", "gradient"}, tag));
+  }
+
+  // The problem and its section.
+  const std::string problem = deck.get<std::string>("hydro.problem", "shock_tube");
+  const double g = hp_.gamma;
+  bool has_inflow = false;
+  double inflow[3] = {0, 0, 0};  // density, velocity along the axis, pressure
+  if (problem == "shock_tube") {
+    problem_.kind = HydroProblemKind::shock_tube;
+    problem_.axis = read_axis(deck, "shock_tube.axis", dim);
+    problem_.position = finite(deck, "shock_tube.position", 0.5);
+    read_state(deck, "shock_tube.left", {1.0, 0.0, 1.0}, problem_.state[0]);
+    read_state(deck, "shock_tube.right", {0.125, 0.0, 0.1}, problem_.state[1]);
+  } else if (problem == "blast") {
+    problem_.kind = HydroProblemKind::blast;
+    if (deck.has("blast.center")) {
+      const std::vector<double> c =
+          numbers(deck, "blast.center", size_t(dim), {}, "one per direction");
+      for (int d = 0; d < dim; ++d)
+        problem_.center[d] = c[size_t(d)];
+      center_given_ = true;
+    }
+    problem_.radius = positive(deck, "blast.radius", 0.05);
+    problem_.energy = positive(deck, "blast.energy", 1.0);
+    problem_.rho0 = positive(deck, "blast.density", 1.0);
+    problem_.p0 = positive(deck, "blast.pressure", 1e-5);
+  } else if (problem == "shockpool") {
+    problem_.kind = HydroProblemKind::shockpool;
+    problem_.axis = read_axis(deck, "shockpool.axis", dim);
+    problem_.position = finite(deck, "shockpool.position", 0.1);
+    const double mach = deck.get<double>("shockpool.mach", 2.5);
+    if (!(mach > 1.0) || !std::isfinite(mach))
+      deck.fail("shockpool.mach", "expected a shock Mach number > 1");
+    const double r0 = positive(deck, "shockpool.density", 1.0);
+    const double p0 = positive(deck, "shockpool.pressure", 1.0 / g);
+    // Rankine-Hugoniot: the state behind a shock moving at mach * c0 into gas at rest.
+    const double m2 = mach * mach, c0 = std::sqrt(g * p0 / r0);
+    const double r1 = r0 * (g + 1) * m2 / ((g - 1) * m2 + 2);
+    const double p1 = p0 * (2 * g * m2 - (g - 1)) / (g + 1);
+    const double u1 = mach * c0 * (1 - r0 / r1);
+    const double behind[3] = {r1, u1, p1}, ahead[3] = {r0, 0.0, p0};
+    for (int c = 0; c < 3; ++c) {
+      problem_.state[0][c] = behind[c];
+      problem_.state[1][c] = ahead[c];
+      inflow[c] = behind[c];
+    }
+    has_inflow = true;
+  } else if (problem == "sound_wave") {
+    problem_.kind = HydroProblemKind::sound_wave;
+    problem_.amplitude = positive(deck, "sound_wave.amplitude", 1e-6);
+    std::vector<double> def(size_t(dim), 0.0);
+    def[0] = 1.0;
+    const std::vector<double> k =
+        numbers(deck, "sound_wave.wavenumber", size_t(dim), def, "waves per unit length");
+    double k2 = 0;
+    for (int d = 0; d < dim; ++d) {
+      problem_.wavenumber[d] = k[size_t(d)];
+      k2 += k[size_t(d)] * k[size_t(d)];
+    }
+    if (!(k2 > 0)) deck.fail("sound_wave.wavenumber", "expected a non-zero vector");
+    problem_.rho0 = positive(deck, "sound_wave.density", 1.0);
+    problem_.p0 = positive(deck, "sound_wave.pressure", 1.0 / g);
+  } else if (problem == "uniform") {
+    problem_.kind = HydroProblemKind::uniform;
+    problem_.rho0 = positive(deck, "uniform.density", 1.0);
+    problem_.p0 = positive(deck, "uniform.pressure", 1.0);
+    const std::vector<double> v =
+        numbers(deck, "uniform.velocity", size_t(dim),
+                std::vector<double>(size_t(dim), 0.0), "one per direction");
+    for (int d = 0; d < dim; ++d)
+      problem_.velocity[d] = v[size_t(d)];
+  } else {
+    deck.fail(
+        "hydro.problem",
+        one_of({"shock_tube", "blast", "shockpool", "sound_wave", "uniform"}, problem));
+  }
+
+  // Walls per face. Periodicity is the domain's: a face says "periodic" exactly where
+  // domain.periodic does.
+  const std::vector<bool> periodic = deck.get<std::vector<bool>>(
+      "domain.periodic", std::vector<bool>(size_t(dim), true));
+  const int nv = hp_.nvars();
+  bcs_.assign(size_t(nv), ComponentBc());
+  for (int side = 0; side < 2; ++side) {
+    const std::string key = side == 0 ? "hydro.bc_lo" : "hydro.bc_hi";
+    std::vector<std::string> def;
+    for (int d = 0; d < dim; ++d)
+      def.push_back(d < int(periodic.size()) && periodic[size_t(d)] ? "periodic"
+                                                                    : "outflow");
+    const std::vector<std::string> kinds = deck.get<std::vector<std::string>>(key, def);
+    if (int(kinds.size()) != dim)
+      deck.fail(key, "expected " + std::to_string(dim) +
+                         " names (one per direction), got " +
+                         std::to_string(kinds.size()));
+    for (int d = 0; d < dim; ++d) {
+      const std::string& k = kinds[size_t(d)];
+      const bool per = d < int(periodic.size()) && periodic[size_t(d)];
+      if (k == "periodic" || per) {
+        if (k != "periodic" || !per)
+          deck.fail(key, std::string("direction ") + "xyz"[d] + ": \"" + k +
+                             "\" on an axis that domain.periodic says is " +
+                             (per ? "periodic" : "not periodic"));
+        continue;
+      }
+      for (int c = 0; c < nv; ++c) {
+        FaceBc f;
+        if (k == "outflow") {
+          f.kind = BcKind::outflow;
+        } else if (k == "reflect") {
+          f.kind = c == mom + d ? BcKind::reflect_odd : BcKind::reflect_even;
+        } else if (k == "inflow") {
+          if (!has_inflow || d != problem_.axis || side != 0)
+            deck.fail(key, std::string("direction ") + "xyz"[d] +
+                               ": \"inflow\" needs a problem with an inflow state on "
+                               "this face (shockpool: the lo face of its axis)");
+          // The conserved inflow state.
+          const double r = inflow[0], un = inflow[1], p = inflow[2];
+          double v = 0.0;
+          if (c == rho) v = r;
+          if (c == mom + d) v = r * un;
+          if (c == energy) v = p / (g - 1) + 0.5 * r * un * un;
+          if (c >= nbase) v = r;  // tracer 1 behind the front
+          f = {BcKind::fixed, v};
+        } else {
+          deck.fail(key, std::string("direction ") + "xyz"[d] + ": " +
+                             one_of({"periodic", "outflow", "reflect", "inflow"}, k));
+        }
+        (side == 0 ? bcs_[size_t(c)].lo[d] : bcs_[size_t(c)].hi[d]) = f;
+      }
+    }
+  }
+}
+
+std::vector<std::string> Hydro::component_names() const {
+  // The names yt's Chombo reader knows, so that it derives velocity, pressure etc.
+  std::vector<std::string> names = {"density", "X-momentum", "Y-momentum", "Z-momentum",
+                                    "energy-density"};
+  for (int s = 0; s < hp_.nscalars; ++s)
+    names.push_back("scalar" + std::to_string(s));
+  return names;
+}
+
+std::vector<Interp> Hydro::interpolation() const {
+  return std::vector<Interp>(size_t(hp_.nvars()), Interp::conservative_linear);
+}
+
+std::vector<std::string> Hydro::counter_names() const {
+  return {"hydro_fallbacks", "hydro_density_floors", "hydro_pressure_floors",
+          "hydro_read_floors"};
+}
+
+long Hydro::scratch_size(const Box& box) const {
+  return dim_ == 2 ? scratch_doubles<2>(box, hp_.nvars())
+                   : scratch_doubles<3>(box, hp_.nvars());
+}
+
+HydroProblem Hydro::problem_for(const LevelGeom& g) const {
+  HydroProblem p = problem_;
+  if (p.kind == HydroProblemKind::blast && !center_given_) {
+    for (int d = 0; d < 3; ++d)
+      p.center[d] = g.prob_lo[d] + 0.5 * (g.domain.lo[d] + g.domain.hi[d] + 1) * g.dx[d];
+  }
+  return p;
+}
+
+void Hydro::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+                         double /*time*/) const {
+  const HydroProblem p = problem_for(g);
+  const double gamma = hp_.gamma;
+  // Sub-cell samples: 4 per direction, so that a blast's energy and an interface that
+  // cuts cells are deposited in proportion to the volume they cover.
+  for_each_cell(
+      "hydro::initial_data", box,
+      KOKKOS_LAMBDA(int i, int j, int k) { p.cell_average(g, i, j, k, gamma, 4, u); });
+}
+
+double Hydro::stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
+                        double /*time*/, const Scratch& /*scratch*/) const {
+  const HydroParams hp = hp_;
+  const VarFields f = fields_of(u, hp.nvars());
+  const int dim = dim_;
+  const double inv[3] = {1.0 / g.dx[0], 1.0 / g.dx[1], 1.0 / g.dx[2]};
+  return min_over_cells(
+      "hydro::stable_dt", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        double w[max_vars];
+        to_primitive(hp, f, i, j, k, w);
+        const double c = kmath::sqrt(hp.gamma * w[pres] / w[rho]);
+        double rate = 0.0;
+        for (int d = 0; d < dim; ++d)
+          rate += (habs(w[vel + d]) + c) * inv[d];
+        return 1.0 / rate;
+      });
+}
+
+void Hydro::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
+                    const Array4& u_new, const Array4 flux[3], double /*time*/, double dt,
+                    const Scratch& scratch, const Counters& counters) const {
+  if (box.empty()) return;
+  if (dim_ == 2) {
+    advance_patch<2>(hp_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
+  } else {
+    advance_patch<3>(hp_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
+  }
+}
+
+void Hydro::tag(const LevelGeom& /*g*/, const Box& box, const Array4& u,
+                const TagArray& tags, int /*level*/, double /*time*/) const {
+  const HydroParams hp = hp_;
+  const VarFields f = fields_of(u, hp.nvars());
+  const int dim = dim_;
+  const double thr = tag_threshold_, filter = tag_filter_;
+  const bool loehner_kind = tag_kind_ == TagKind::loehner;
+  for_each_cell(
+      "hydro::tag", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        auto density = [&](int a, int b, int c) { return f.v[rho](a, b, c); };
+        auto pressure = [&](int a, int b, int c) {
+          double w[max_vars];
+          to_primitive(hp, f, a, b, c, w);
+          return w[pres];
+        };
+        const double e = loehner_kind ? hmax(loehner(density, i, j, k, dim, filter),
+                                             loehner(pressure, i, j, k, dim, filter))
+                                      : hmax(relative_jump(density, i, j, k, dim),
+                                             relative_jump(pressure, i, j, k, dim));
+        if (e > thr) tags(i, j, k) = 1;
+      });
+}
+
+}  // namespace pw

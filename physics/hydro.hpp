@@ -1,0 +1,83 @@
+// Compressible gas dynamics: the Euler equations of an ideal gas with passive scalars,
+// by an unsplit MUSCL-Hancock scheme (limited linear reconstruction of the primitive
+// variables, a half-step predictor in all directions at once, one Riemann solve per
+// face: HLLC or HLLE).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "amr/deck.hpp"
+#include "amr/physics.hpp"
+#include "physics/hydro_kernels.hpp"
+#include "physics/hydro_problems.hpp"
+
+namespace pw {
+
+/// Deck section [hydro] (defaults in brackets): gamma [1.4] (> 1); nscalars [0] (at most
+/// 8); limiter = "first_order" | "minmod" | ["mc"] | "van_leer" (first_order:
+/// Godunov's method, for comparisons); riemann = ["hllc"] | "hlle";
+/// density_floor, pressure_floor [1e-10]; bc_lo, bc_hi: one of "periodic", "outflow",
+/// "reflect", "inflow" per direction [periodic where domain.periodic, else outflow];
+/// tag = ["loehner"] | "gradient" on density and pressure: loehner refines where
+/// Loehner's error estimator exceeds tag_threshold [0.8] with noise filter tag_filter
+/// [0.01]; gradient where a relative jump to a neighbour exceeds tag_threshold [0.1];
+/// problem = ["shock_tube"] | "blast" | "shockpool" | "sound_wave" | "uniform", each with
+/// its section:
+///   [shock_tube] axis ["x"], position [0.5], left [1, 0, 1], right [0.125, 0, 0.1]
+///     (density, velocity along the axis, pressure: Sod's tube by default);
+///   [blast] center [domain centre], radius [0.05], energy [1], density [1],
+///     pressure [1e-5];
+///   [shockpool] axis ["x"], mach [2.5], position [0.1], density [1], pressure
+///     [1/gamma]: a shock moving up the axis into gas at rest, the post-shock state
+///     flowing in through the lo face (bc_lo = "inflow" on that axis);
+///   [sound_wave] amplitude [1e-6], wavenumber [1, 0(, 0)], density [1], pressure
+///     [1/gamma];
+///   [uniform] density [1], pressure [1], velocity [0, 0(, 0)].
+class Hydro : public Physics {
+ public:
+  /// Reads and checks [hydro] and the problem's section; throws UserError naming the key.
+  Hydro(const Deck& deck, int dim);
+
+  std::vector<std::string> component_names() const override;
+  /// 2: a face's states come from the limited slopes of the cells beside it, each of
+  /// which reads its own neighbours.
+  int nghost() const override { return 2; }
+  BcSet boundary_conditions() const override { return bcs_; }
+  /// Limited (MC) linear on the conserved variables: conservative and free of new
+  /// extrema, so density stays positive; a pressure a fine ghost would get below the
+  /// floor is raised when read and counted (read_floors).
+  std::vector<Interp> interpolation() const override;
+  std::vector<std::string> counter_names() const override;
+  long scratch_size(const Box& box) const override;
+
+  void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+                    double time) const override;
+  /// 1 / sum_d (|u_d| + c) / dx_d: the unsplit predictor's bound.
+  double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,
+                   const Scratch& scratch) const override;
+  void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
+               const Array4& u_new, const Array4 flux[3], double time, double dt,
+               const Scratch& scratch, const Counters& counters) const override;
+  void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+           int level, double time) const override;
+
+  const HydroParams& params() const { return hp_; }
+  const HydroProblem& problem() const { return problem_; }
+
+ private:
+  enum class TagKind { loehner, gradient };
+
+  /// The problem with defaults that depend on the domain (the blast's centre) filled in.
+  HydroProblem problem_for(const LevelGeom& g) const;
+
+  int dim_;
+  HydroParams hp_;
+  HydroProblem problem_;
+  bool center_given_ = false;
+  BcSet bcs_;
+  TagKind tag_kind_ = TagKind::loehner;
+  double tag_threshold_ = 0.8, tag_filter_ = 0.01;
+};
+
+}  // namespace pw

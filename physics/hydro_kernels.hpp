@@ -1,0 +1,237 @@
+// Per-cell and per-face functions of the hydro module: the ideal-gas equation of state,
+// slope limiters, the primitive-variable MUSCL-Hancock predictor, and the HLLC and HLLE
+// Riemann solvers (Toro, "Riemann Solvers and Numerical Methods for Fluid Dynamics",
+// 3rd ed., sections 10.4-10.6 and 14.4). Each is called from one kernel of hydro.cpp.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "amr/field3.hpp"
+#include "physics/kmath.hpp"
+
+namespace pw {
+
+/// Conserved components: density, three momenta (a 2D run carries the z momentum as a
+/// passive quantity), total energy density, then the passive scalars (density times the
+/// scalar). Primitive slots: density, three velocities, pressure, then the scalars.
+namespace hydro_index {
+constexpr int rho = 0, mom = 1, energy = 4, nbase = 5;
+constexpr int vel = 1, pres = 4;
+constexpr int max_scalars = 8;
+constexpr int max_vars = nbase + max_scalars;
+}  // namespace hydro_index
+
+enum class Limiter { first_order, minmod, mc, van_leer };
+enum class RiemannSolver { hllc, hlle };
+
+/// What the kernels need of the module: plain data, so kernels capture it by value.
+struct HydroParams {
+  double gamma = 1.4;
+  double density_floor = 1e-10, pressure_floor = 1e-10;
+  int nscalars = 0;
+  Limiter limiter = Limiter::mc;
+  RiemannSolver riemann = RiemannSolver::hllc;
+  KOKKOS_INLINE_FUNCTION int nvars() const { return hydro_index::nbase + nscalars; }
+};
+
+/// One Field3 per variable (conserved or primitive), indexed like hydro_index.
+struct VarFields {
+  Field3 v[hydro_index::max_vars];
+};
+
+/// The counters hydro's advance() adds to, in Physics::counter_names() order.
+namespace hydro_counter {
+constexpr int fallbacks = 0;        // cells reconstructed at first order
+constexpr int density_floors = 1;   // updated cells whose density was raised
+constexpr int pressure_floors = 2;  // updated cells whose pressure was raised
+constexpr int read_floors = 3;      // old-state cells (ghosts incl.) read below a floor
+constexpr int count = 4;
+}  // namespace hydro_counter
+
+KOKKOS_FORCEINLINE_FUNCTION double hmin(double a, double b) {
+  return a < b ? a : b;
+}
+KOKKOS_FORCEINLINE_FUNCTION double hmax(double a, double b) {
+  return a > b ? a : b;
+}
+KOKKOS_FORCEINLINE_FUNCTION double habs(double a) {
+  return a < 0 ? -a : a;
+}
+
+/// A limited slope from the differences to the left and right neighbours.
+KOKKOS_FORCEINLINE_FUNCTION double limit_slope(Limiter lim, double dl, double dr) {
+  if (dl * dr <= 0.0) return 0.0;  // an extremum: no slope
+  const double sgn = dl > 0 ? 1.0 : -1.0;
+  const double al = habs(dl), ar = habs(dr);
+  switch (lim) {
+    case Limiter::first_order:  // Godunov's method: no slopes
+      return 0.0;
+    case Limiter::minmod:
+      return sgn * hmin(al, ar);
+    case Limiter::van_leer:
+      return 2.0 * dl * dr / (dl + dr);
+    case Limiter::mc:
+    default:
+      return sgn * hmin(0.5 * (al + ar), 2.0 * hmin(al, ar));
+  }
+}
+
+/// The primitive state of cell (i, j, k) from the conserved one, with density and
+/// pressure raised to the floors; returns whether a floor was needed.
+KOKKOS_FORCEINLINE_FUNCTION bool to_primitive(const HydroParams& hp, const VarFields& u,
+                                              int i, int j, int k,
+                                              double w[hydro_index::max_vars]) {
+  using namespace hydro_index;
+  const double r = u.v[rho](i, j, k);
+  const double rf = hmax(r, hp.density_floor);
+  const double inv = 1.0 / rf;
+  double ke = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    const double m = u.v[mom + d](i, j, k);
+    w[vel + d] = m * inv;
+    ke += m * w[vel + d];
+  }
+  const double p = (hp.gamma - 1.0) * (u.v[energy](i, j, k) - 0.5 * ke);
+  w[rho] = rf;
+  w[pres] = hmax(p, hp.pressure_floor);
+  for (int s = 0; s < hp.nscalars; ++s)
+    w[nbase + s] = u.v[nbase + s](i, j, k) * inv;
+  return !(r >= hp.density_floor && p >= hp.pressure_floor);  // NaN counts too
+}
+
+/// The change of the primitive state w per unit length along direction d for slopes dw
+/// along d: A_d(w) dw, the quasi-linear form of the Euler equations in primitives.
+KOKKOS_FORCEINLINE_FUNCTION void primitive_flux_slope(const HydroParams& hp, int d,
+                                                      const double* w, const double* dw,
+                                                      double* out) {
+  using namespace hydro_index;
+  const double un = w[vel + d];
+  out[rho] += un * dw[rho] + w[rho] * dw[vel + d];
+  for (int e = 0; e < 3; ++e)
+    out[vel + e] += un * dw[vel + e];
+  out[vel + d] += dw[pres] / w[rho];
+  out[pres] += hp.gamma * w[pres] * dw[vel + d] + un * dw[pres];
+  for (int s = 0; s < hp.nscalars; ++s)
+    out[nbase + s] += un * dw[nbase + s];
+}
+
+/// Flux along direction d of the exact Euler equations for primitive state w, and the
+/// conserved state, both in hydro_index's conserved order.
+KOKKOS_FORCEINLINE_FUNCTION void euler_flux(const HydroParams& hp, int d, const double* w,
+                                            double* f, double* u) {
+  using namespace hydro_index;
+  const double r = w[rho], un = w[vel + d], p = w[pres];
+  const double ke =
+      0.5 * r * (w[vel] * w[vel] + w[vel + 1] * w[vel + 1] + w[vel + 2] * w[vel + 2]);
+  const double e = p / (hp.gamma - 1.0) + ke;
+  u[rho] = r;
+  f[rho] = r * un;
+  for (int c = 0; c < 3; ++c) {
+    u[mom + c] = r * w[vel + c];
+    f[mom + c] = r * w[vel + c] * un;
+  }
+  f[mom + d] += p;
+  u[energy] = e;
+  f[energy] = (e + p) * un;
+  for (int s = 0; s < hp.nscalars; ++s) {
+    u[nbase + s] = r * w[nbase + s];
+    f[nbase + s] = r * w[nbase + s] * un;
+  }
+}
+
+/// Signal-speed estimates for the left and right waves (Einfeldt's: the extreme of the
+/// outer states' characteristic speeds and the Roe average's), for HLLE and HLLC.
+KOKKOS_FORCEINLINE_FUNCTION void wave_speeds(const HydroParams& hp, int d,
+                                             const double* wl, const double* wr,
+                                             double& sl, double& sr) {
+  using namespace hydro_index;
+  const double g = hp.gamma;
+  const double cl = kmath::sqrt(g * wl[pres] / wl[rho]);
+  const double cr = kmath::sqrt(g * wr[pres] / wr[rho]);
+  const double ql = kmath::sqrt(wl[rho]), qr = kmath::sqrt(wr[rho]);
+  const double a = ql / (ql + qr), b = 1.0 - a;
+  double v2 = 0.0, hl = 0.0, hr = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    const double v = a * wl[vel + c] + b * wr[vel + c];
+    v2 += v * v;
+    hl += wl[vel + c] * wl[vel + c];
+    hr += wr[vel + c] * wr[vel + c];
+  }
+  hl = 0.5 * hl + g / (g - 1.0) * wl[pres] / wl[rho];  // specific enthalpies
+  hr = 0.5 * hr + g / (g - 1.0) * wr[pres] / wr[rho];
+  const double h = a * hl + b * hr;
+  const double c = kmath::sqrt(hmax((g - 1.0) * (h - 0.5 * v2), 0.0));
+  const double un = a * wl[vel + d] + b * wr[vel + d];
+  sl = hmin(wl[vel + d] - cl, un - c);
+  sr = hmax(wr[vel + d] + cr, un + c);
+}
+
+/// The HLLE flux along d between primitive states wl and wr (Toro 10.3 with Einfeldt's
+/// speeds): positive, but it smears contacts.
+KOKKOS_FORCEINLINE_FUNCTION void hlle_flux(const HydroParams& hp, int d, const double* wl,
+                                           const double* wr, double* f) {
+  double fl[hydro_index::max_vars], fr[hydro_index::max_vars];
+  double ul[hydro_index::max_vars], ur[hydro_index::max_vars];
+  euler_flux(hp, d, wl, fl, ul);
+  euler_flux(hp, d, wr, fr, ur);
+  double sl, sr;
+  wave_speeds(hp, d, wl, wr, sl, sr);
+  const double bm = hmin(sl, 0.0), bp = hmax(sr, 0.0);
+  const double inv = 1.0 / (bp - bm);
+  for (int c = 0; c < hp.nvars(); ++c)
+    f[c] = (bp * fl[c] - bm * fr[c] + bp * bm * (ur[c] - ul[c])) * inv;
+}
+
+/// The HLLC flux along d between primitive states wl and wr (Toro 10.4, star states
+/// 10.39, contact speed 10.37): resolves an isolated contact exactly, and carries the
+/// tangential velocities and the passive scalars with the contact.
+KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const HydroParams& hp, int d, const double* wl,
+                                           const double* wr, double* f) {
+  using namespace hydro_index;
+  double sl, sr;
+  wave_speeds(hp, d, wl, wr, sl, sr);
+  const double rl = wl[rho], rr = wr[rho], ul = wl[vel + d], ur = wr[vel + d];
+  const double ml = rl * (sl - ul), mr = rr * (sr - ur);  // mass fluxes through the waves
+  const double ss = (wr[pres] - wl[pres] + ul * ml - ur * mr) / (ml - mr);
+  // The side whose state or star state the face sees, and its outer wave speed.
+  const bool left = ss >= 0.0;
+  const double* w = left ? wl : wr;
+  const double s = left ? sl : sr;
+  double fk[max_vars], uk[max_vars];
+  euler_flux(hp, d, w, fk, uk);
+  if ((left && sl >= 0.0) || (!left && sr <= 0.0)) {  // supersonic: the outer state
+    for (int c = 0; c < hp.nvars(); ++c)
+      f[c] = fk[c];
+    return;
+  }
+  const double un = w[vel + d];
+  const double factor = w[rho] * (s - un) / (s - ss);  // the star density
+  double us[max_vars];
+  us[rho] = factor;
+  for (int c = 0; c < 3; ++c)
+    us[mom + c] = factor * w[vel + c];
+  us[mom + d] = factor * ss;
+  us[energy] =
+      factor * (uk[energy] / w[rho] + (ss - un) * (ss + w[pres] / (w[rho] * (s - un))));
+  for (int n = 0; n < hp.nscalars; ++n)
+    us[nbase + n] = factor * w[nbase + n];
+  for (int c = 0; c < hp.nvars(); ++c)
+    f[c] = fk[c] + s * (us[c] - uk[c]);
+}
+
+KOKKOS_FORCEINLINE_FUNCTION void riemann_flux(const HydroParams& hp, int d,
+                                              const double* wl, const double* wr,
+                                              double* f) {
+  if (hp.riemann == RiemannSolver::hlle) {
+    hlle_flux(hp, d, wl, wr, f);
+  } else {
+    hllc_flux(hp, d, wl, wr, f);
+  }
+}
+
+/// Whether a primitive state can be used: positive density and pressure (not NaN).
+KOKKOS_FORCEINLINE_FUNCTION bool admissible(const double* w) {
+  return w[hydro_index::rho] > 0.0 && w[hydro_index::pres] > 0.0;
+}
+
+}  // namespace pw
