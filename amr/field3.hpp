@@ -53,6 +53,15 @@ inline Field3 component(const Array4& a, int c) {
 #define PW_INDEPENDENT_ITERATIONS
 #endif
 
+// Inline every call in the row loop, so that a kernel's per-cell body (often a lambda
+// calling several functions) is one loop body the compiler can vectorize: GCC declines
+// to inline large lambdas on its own, and then calls them once per cell.
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define PW_FLATTEN __attribute__((flatten))
+#else
+#define PW_FLATTEN
+#endif
+
 /// for_each_cell, with the i loop of each (j, k) row in one work item on host backends,
 /// written so that the compiler vectorizes it. It does not vectorize the inner loop of
 /// Kokkos 3's MDRange: GCC sees its index as a wrapping unsigned sum, so no address in
@@ -69,7 +78,7 @@ void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
     const int n1 = b.size()[1];
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, n1 * b.size()[2]),
-        KOKKOS_LAMBDA(int row) {
+        [=](int row) PW_FLATTEN {  // a host backend: a plain lambda
           const int j = lo1 + row % n1, k = lo2 + row / n1;
           PW_INDEPENDENT_ITERATIONS
           for (int i = lo0; i <= hi0; ++i)

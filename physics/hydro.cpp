@@ -65,7 +65,7 @@ VarFields fields_of(const Array4& a, int nv) {
   return f;
 }
 
-/// The predictor of cell (i, j, k): limited slopes of the primitives along each
+/// The predictor of cell (i, j, k): limited slopes of the gas's primitives along each
 /// direction, and the state at t + dt/2 from the quasi-linear equations. Falls back to
 /// first order (no slopes) where a face state would lose positivity.
 template <int DIM>
@@ -73,69 +73,103 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroPa
                                               const HydroScratch<DIM>& s,
                                               const double hdt[3], const Box& box,
                                               const Counters& counters) {
-  const int nv = hp.nvars();
-  double w[max_vars], dw[DIM][max_vars], change[max_vars];
-  for (int c = 0; c < nv; ++c) {
+  double w[nbase], dw[DIM][nbase], change[nbase];
+  for (int c = 0; c < nbase; ++c) {
     w[c] = s.w.v[c](i, j, k);
     change[c] = 0.0;
   }
   for (int d = 0; d < DIM; ++d) {
     const int di = d == 0, dj = d == 1, dk = d == 2;
-    for (int c = 0; c < nv; ++c) {
+    for (int c = 0; c < nbase; ++c) {
       const Field3& f = s.w.v[c];
       dw[d][c] = limit_slope(hp.limiter, w[c] - f(i - di, j - dj, k - dk),
                              f(i + di, j + dj, k + dk) - w[c]);
     }
-    double a[max_vars];
-    for (int c = 0; c < nv; ++c)
-      a[c] = 0.0;
+    double a[nbase] = {0, 0, 0, 0, 0};
     primitive_flux_slope(hp, d, w, dw[d], a);
-    for (int c = 0; c < nv; ++c)
+    for (int c = 0; c < nbase; ++c)
       change[c] += hdt[d] * a[c];
   }
-  double ws[max_vars];
-  for (int c = 0; c < nv; ++c)
+  double ws[nbase];
+  for (int c = 0; c < nbase; ++c)
     ws[c] = w[c] - change[c];
   bool ok = admissible(ws);
   for (int d = 0; d < DIM; ++d)
     for (int side = -1; side <= 1; side += 2) {
-      double face[max_vars];
+      double face[nbase];
       face[rho] = ws[rho] + 0.5 * side * dw[d][rho];
       face[pres] = ws[pres] + 0.5 * side * dw[d][pres];
       ok = ok && admissible(face);
     }
   if (!ok) {
-    for (int c = 0; c < nv; ++c) {
+    for (int c = 0; c < nbase; ++c) {
       ws[c] = w[c];
       for (int d = 0; d < DIM; ++d)
         dw[d][c] = 0.0;
     }
     if (box.contains(IntVect{i, j, k})) count(counters, hydro_counter::fallbacks);
   }
-  for (int c = 0; c < nv; ++c) {
+  for (int c = 0; c < nbase; ++c) {
     s.ws.v[c](i, j, k) = ws[c];
     for (int d = 0; d < DIM; ++d)
       s.dw[d].v[c](i, j, k) = dw[d][c];
   }
 }
 
+/// The predictor of the passive scalars of cell (i, j, k): limited slopes, carried by
+/// the cell's velocity for half a step. (Their slopes never make the gas fall back.)
+template <int DIM>
+KOKKOS_FORCEINLINE_FUNCTION void predict_scalars(int i, int j, int k,
+                                                 const HydroParams& hp,
+                                                 const HydroScratch<DIM>& s,
+                                                 const double hdt[3]) {
+  for (int c = nbase; c < hp.nvars(); ++c) {
+    const Field3& f = s.w.v[c];
+    const double q = f(i, j, k);
+    double change = 0.0;
+    for (int d = 0; d < DIM; ++d) {
+      const int di = d == 0, dj = d == 1, dk = d == 2;
+      const double dq = limit_slope(hp.limiter, q - f(i - di, j - dj, k - dk),
+                                    f(i + di, j + dj, k + dk) - q);
+      change += hdt[d] * s.w.v[vel + d](i, j, k) * dq;
+      s.dw[d].v[c](i, j, k) = dq;
+    }
+    s.ws.v[c](i, j, k) = q - change;
+  }
+}
+
 /// The Riemann flux through the D-face (i, j, k) (the lo face of cell i) between the
-/// predicted states of the cells beside it, into flux (conserved order).
+/// predicted states of the cells beside it, into flux (conserved order), and the
+/// passive scalars' fluxes upwind by its mass flux.
 template <int DIM, int D>
 KOKKOS_FORCEINLINE_FUNCTION void face_flux(int i, int j, int k, const HydroParams& hp,
                                            const HydroScratch<DIM>& s,
                                            const VarFields& flux) {
   constexpr int di = D == 0, dj = D == 1, dk = D == 2;
-  const int nv = hp.nvars();
-  double wl[max_vars], wr[max_vars], f[max_vars];
-  for (int c = 0; c < nv; ++c) {
+  double wl[nbase], wr[nbase], f[nbase];
+  for (int c = 0; c < nbase; ++c) {
     wl[c] =
         s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
     wr[c] = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
   }
   riemann_flux(hp, D, wl, wr, f);
-  for (int c = 0; c < nv; ++c)
+  for (int c = 0; c < nbase; ++c)
     flux.v[c](i, j, k) = f[c];
+}
+
+template <int DIM, int D>
+KOKKOS_FORCEINLINE_FUNCTION void scalar_face_flux(int i, int j, int k,
+                                                  const HydroParams& hp,
+                                                  const HydroScratch<DIM>& s,
+                                                  const VarFields& flux) {
+  constexpr int di = D == 0, dj = D == 1, dk = D == 2;
+  const double mass = flux.v[rho](i, j, k);
+  for (int c = nbase; c < hp.nvars(); ++c) {
+    const double sl =
+        s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
+    const double sr = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
+    flux.v[c](i, j, k) = scalar_flux(mass, sl, sr);
+  }
 }
 
 /// The conservative update of cell (i, j, k), then the floors (counted).
@@ -145,16 +179,17 @@ KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroPar
                                              const VarFields flux[3],
                                              const double dtdx[3],
                                              const Counters& counters) {
-  const int nv = hp.nvars();
-  double q[max_vars];
-  for (int c = 0; c < nv; ++c) {
+  auto updated = [&](int c) {
     double v = u.v[c](i, j, k);
     v -= dtdx[0] * (flux[0].v[c](i + 1, j, k) - flux[0].v[c](i, j, k));
     v -= dtdx[1] * (flux[1].v[c](i, j + 1, k) - flux[1].v[c](i, j, k));
     if constexpr (DIM == 3)
       v -= dtdx[2] * (flux[2].v[c](i, j, k + 1) - flux[2].v[c](i, j, k));
-    q[c] = v;
-  }
+    return v;
+  };
+  double q[nbase];
+  for (int c = 0; c < nbase; ++c)
+    q[c] = updated(c);
   if (q[rho] < hp.density_floor) {
     q[rho] = hp.density_floor;
     count(counters, hydro_counter::density_floors);
@@ -166,8 +201,10 @@ KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroPar
     q[energy] = hp.pressure_floor / (hp.gamma - 1.0) + ke;
     count(counters, hydro_counter::pressure_floors);
   }
-  for (int c = 0; c < nv; ++c)
+  for (int c = 0; c < nbase; ++c)
     un.v[c](i, j, k) = q[c];
+  for (int c = nbase; c < hp.nvars(); ++c)
+    un.v[c](i, j, k) = updated(c);
 }
 
 template <int DIM>
@@ -182,6 +219,7 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
   const double hdt[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
   const double dtdx[3] = {dt / g.dx[0], dt / g.dx[1], dt / g.dx[2]};
   const VarFields w = s.w;
+  const bool scalars = hp.nscalars > 0;
   for_each_cell_simd(
       "hydro::primitives", prim_box<DIM>(box), KOKKOS_LAMBDA(int i, int j, int k) {
         double q[max_vars];
@@ -193,6 +231,12 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
       "hydro::predict", state_box<DIM>(box), KOKKOS_LAMBDA(int i, int j, int k) {
         predict_cell<DIM>(i, j, k, hp, s, hdt, box, counters);
       });
+  if (scalars)
+    for_each_cell_simd(
+        "hydro::predict_scalars", state_box<DIM>(box),
+        KOKKOS_LAMBDA(int i, int j, int k) {
+          predict_scalars<DIM>(i, j, k, hp, s, hdt);
+        });
   for_each_cell_simd(
       "hydro::flux_x", faces(box, 0),
       KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 0>(i, j, k, hp, s, fl[0]); });
@@ -203,6 +247,22 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
     for_each_cell_simd(
         "hydro::flux_z", faces(box, 2),
         KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 2>(i, j, k, hp, s, fl[2]); });
+  }
+  if (scalars) {
+    for_each_cell_simd(
+        "hydro::scalar_flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
+          scalar_face_flux<DIM, 0>(i, j, k, hp, s, fl[0]);
+        });
+    for_each_cell_simd(
+        "hydro::scalar_flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
+          scalar_face_flux<DIM, 1>(i, j, k, hp, s, fl[1]);
+        });
+    if constexpr (DIM == 3) {
+      for_each_cell_simd(
+          "hydro::scalar_flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
+            scalar_face_flux<DIM, 2>(i, j, k, hp, s, fl[2]);
+          });
+    }
   }
   for_each_cell_simd(
       "hydro::update", box, KOKKOS_LAMBDA(int i, int j, int k) {
@@ -283,8 +343,13 @@ std::vector<double> numbers(const Deck& deck, const std::string& key, size_t n,
 void read_state(const Deck& deck, const std::string& key, const std::vector<double>& def,
                 double* out) {
   const std::vector<double> s = numbers(deck, key, 3, def, "density, velocity, pressure");
-  if (!(s[0] > 0)) deck.fail(key, "expected a density > 0, got " + std::to_string(s[0]));
-  if (!(s[2] > 0)) deck.fail(key, "expected a pressure > 0, got " + std::to_string(s[2]));
+  auto text = [](double x) {
+    std::ostringstream os;
+    os << x;
+    return os.str();
+  };
+  if (!(s[0] > 0)) deck.fail(key, "expected a density > 0, got " + text(s[0]));
+  if (!(s[2] > 0)) deck.fail(key, "expected a pressure > 0, got " + text(s[2]));
   for (int c = 0; c < 3; ++c)
     out[c] = s[size_t(c)];
 }

@@ -110,7 +110,9 @@ struct HydroProblem {
       HydroParams hp;
       hp.gamma = gamma;
       hp.nscalars = nscalars;
-      euler_flux(hp, 0, w, f, uc);
+      euler_flux(hp, 0, w, f, uc);  // the gas's conserved state
+      for (int v = nbase; v < nv; ++v)
+        uc[v] = w[rho] * w[v];
       for (int v = 0; v < nv; ++v)
         sum[v] += uc[v];
     }

@@ -1,0 +1,30 @@
+# Bad hydro settings are deck errors naming the file and line (or the argument), the key
+# and what was expected (pw_bad_deck is defined in bad_decks.cmake).
+set(PW_SOD ${PROJECT_SOURCE_DIR}/inputs/sod_x.toml)
+set(PW_BLAST ${PROJECT_SOURCE_DIR}/inputs/blast_2d.toml)
+
+pw_bad_deck(hydro_gamma "bad_hydro_gamma.toml:9: hydro.gamma: expected a ratio of specific heats > 1"
+  ${PW_DECKS}/bad_hydro_gamma.toml)
+pw_bad_deck(hydro_negative_density "shock_tube.left: expected a density > 0, got -1"
+  ${PW_SOD} shock_tube.left=[-1.0,0.0,1.0])
+pw_bad_deck(hydro_riemann "hydro.riemann: expected one of \"hllc\", \"hlle\", got \"roe\""
+  ${PW_SOD} hydro.riemann=roe)
+pw_bad_deck(hydro_reflect_on_periodic_axis "hydro.bc_lo: direction x: \"reflect\" on an axis that domain.periodic says is periodic"
+  ${PW_BLAST} domain.periodic=[true,false] hydro.bc_lo=[\"reflect\",\"outflow\"])
+pw_bad_deck(hydro_inflow_without_state "hydro.bc_lo: direction x: \"inflow\" needs a problem with an inflow state"
+  ${PW_BLAST} hydro.bc_lo=[\"inflow\",\"outflow\"])
+pw_bad_deck(hydro_gravity "hydro.gravity: self-gravity is not implemented yet"
+  ${PW_BLAST} hydro.gravity=true)
+
+# Recorded answers of short runs of every hydro deck at 1 and 2 ranks (pw_fingerprint is
+# defined in fingerprints.cmake): a change that moves any bit of a hydro run fails here.
+pw_fingerprint(sod_x 12dd0fd7c0ef4138 ${PW_INPUTS}/sod_x.toml time.max_step=20)
+pw_fingerprint(sod_z 1f32ca61ed2dff23 ${PW_INPUTS}/sod_z.toml time.max_step=10
+  domain.n_cell=[16,16,128])
+pw_fingerprint(blast_2d a461a26fb9518d79 ${PW_INPUTS}/blast_2d.toml time.max_step=10)
+pw_fingerprint(blast_3d a07a66bfcd124cfe ${PW_INPUTS}/blast_3d.toml time.max_step=4
+  domain.n_cell=[16,16,16] amr.blocking_factor=4 amr.max_grid_size=8 blast.radius=0.08)
+pw_fingerprint(shockpool_2d b37ab0cd76159e2e ${PW_INPUTS}/shockpool_2d.toml
+  time.max_step=10)
+pw_fingerprint(shockpool_3d abd297335b139027 ${PW_INPUTS}/shockpool_3d.toml
+  time.max_step=4 domain.n_cell=[32,16,16])
