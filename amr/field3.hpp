@@ -87,4 +87,53 @@ void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
   }
 }
 
+/// Per-cell event counts of for_each_cell_simd_tally: the body adds 0 or 1 to a slot
+/// (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell.
+template <int N>
+struct Tally {
+  int n[N];
+};
+
+/// for_each_cell_simd for a body f(i, j, k, Tally<N>&) that counts events: the counts of
+/// a row are summed in registers and added to counters(first .. first + N - 1) once per
+/// row (once per cell on devices), so counting keeps the loop vectorizable and costs no
+/// reduction or fence. Counts are dropped when `counters` has fewer slots.
+template <int N, class F>
+void for_each_cell_simd_tally(const std::string& label, const Box& b,
+                              const Kokkos::View<long*>& counters, int first,
+                              const F& f) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (b.empty()) return;
+  const bool counting = counters.extent(0) >= size_t(first + N);
+  if constexpr (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
+    Kokkos::parallel_for(
+        label, cell_policy(b), KOKKOS_LAMBDA(int k, int j, int i) {
+          Tally<N> t = {};
+          f(i, j, k, t);
+          for (int c = 0; c < N; ++c)
+            if (counting && t.n[c] != 0)
+              Kokkos::atomic_add(&counters(first + c), long(t.n[c]));
+        });
+  } else {
+    const int lo0 = b.lo[0], hi0 = b.hi[0], lo1 = b.lo[1], lo2 = b.lo[2];
+    const int n1 = b.size()[1];
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, n1 * b.size()[2]),
+        [=](int row) PW_FLATTEN {
+          const int j = lo1 + row % n1, k = lo2 + row / n1;
+          Tally<N> sum = {};
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = lo0; i <= hi0; ++i) {
+            Tally<N> t = {};
+            f(i, j, k, t);
+            for (int c = 0; c < N; ++c)
+              sum.n[c] += t.n[c];
+          }
+          for (int c = 0; c < N; ++c)
+            if (counting && sum.n[c] != 0)
+              Kokkos::atomic_add(&counters(first + c), long(sum.n[c]));
+        });
+  }
+}
+
 }  // namespace pw

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 namespace pw {
 
@@ -24,31 +25,27 @@ Box state_box(const Box& box) {
   return grow(box, IntVect::in_dims(DIM, 1, 0));
 }
 
-/// Scratch: nv primitive arrays over prim_box, then nv predicted-state arrays and nv
-/// slope arrays per direction over state_box.
+/// Scratch: the gas's primitive arrays over prim_box, then nv predicted-state arrays and
+/// nv slope arrays per direction over state_box.
 template <int DIM>
 long scratch_doubles(const Box& box, int nv) {
-  return nv *
-         (prim_box<DIM>(box).num_cells() + (1 + DIM) * state_box<DIM>(box).num_cells());
-}
-
-KOKKOS_FORCEINLINE_FUNCTION void count(const Counters& counters, int which) {
-  if (counters.extent(0) > size_t(which)) Kokkos::atomic_add(&counters(which), 1L);
+  return nbase * prim_box<DIM>(box).num_cells() +
+         nv * (1 + DIM) * state_box<DIM>(box).num_cells();
 }
 
 /// Fields over the scratch of one patch.
 template <int DIM>
 struct HydroScratch {
-  VarFields w;        // primitives over prim_box
+  VarFields w;        // the gas's primitives over prim_box
   VarFields ws;       // predicted (t + dt/2) primitives over state_box
   VarFields dw[DIM];  // limited slopes along each direction over state_box
 
   HydroScratch(const Box& box, int nv, double* mem) {
     const Box pb = prim_box<DIM>(box), sb = state_box<DIM>(box);
     const long np = pb.num_cells(), ns = sb.num_cells();
-    for (int c = 0; c < nv; ++c)
+    for (int c = 0; c < nbase; ++c)
       w.v[c] = field_over(mem + c * np, pb);
-    mem += nv * np;
+    mem += nbase * np;
     for (int c = 0; c < nv; ++c)
       ws.v[c] = field_over(mem + c * ns, sb);
     mem += nv * ns;
@@ -67,12 +64,13 @@ VarFields fields_of(const Array4& a, int nv) {
 
 /// The predictor of cell (i, j, k): limited slopes of the gas's primitives along each
 /// direction, and the state at t + dt/2 from the quasi-linear equations. Falls back to
-/// first order (no slopes) where a face state would lose positivity.
-template <int DIM>
+/// first order (no slopes) where a face state would lose positivity, and counts that in
+/// t.n[0] for the cells of `box`. Selects throughout, so that the loop vectorizes.
+template <int DIM, Limiter L>
 KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
                                               const HydroScratch<DIM>& s,
                                               const double hdt[3], const Box& box,
-                                              const Counters& counters) {
+                                              Tally<1>& t) {
   double w[nbase], dw[DIM][nbase], change[nbase];
   for (int c = 0; c < nbase; ++c) {
     w[c] = s.w.v[c](i, j, k);
@@ -82,8 +80,8 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroPa
     const int di = d == 0, dj = d == 1, dk = d == 2;
     for (int c = 0; c < nbase; ++c) {
       const Field3& f = s.w.v[c];
-      dw[d][c] = limit_slope(hp.limiter, w[c] - f(i - di, j - dj, k - dk),
-                             f(i + di, j + dj, k + dk) - w[c]);
+      dw[d][c] = limit_slope<L>(w[c] - f(i - di, j - dj, k - dk),
+                                f(i + di, j + dj, k + dk) - w[c]);
     }
     double a[nbase] = {0, 0, 0, 0, 0};
     primitive_flux_slope(hp, d, w, dw[d], a);
@@ -99,38 +97,36 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroPa
       double face[nbase];
       face[rho] = ws[rho] + 0.5 * side * dw[d][rho];
       face[pres] = ws[pres] + 0.5 * side * dw[d][pres];
-      ok = ok && admissible(face);
+      ok = ok & admissible(face);
     }
-  if (!ok) {
-    for (int c = 0; c < nbase; ++c) {
-      ws[c] = w[c];
-      for (int d = 0; d < DIM; ++d)
-        dw[d][c] = 0.0;
-    }
-    if (box.contains(IntVect{i, j, k})) count(counters, hydro_counter::fallbacks);
-  }
+  const bool inside = (i >= box.lo[0]) & (i <= box.hi[0]) & (j >= box.lo[1]) &
+                      (j <= box.hi[1]) & (k >= box.lo[2]) & (k <= box.hi[2]);
+  t.n[0] += int(!ok & inside);
   for (int c = 0; c < nbase; ++c) {
-    s.ws.v[c](i, j, k) = ws[c];
+    s.ws.v[c](i, j, k) = ok ? ws[c] : w[c];
     for (int d = 0; d < DIM; ++d)
-      s.dw[d].v[c](i, j, k) = dw[d][c];
+      s.dw[d].v[c](i, j, k) = ok ? dw[d][c] : 0.0;
   }
 }
 
-/// The predictor of the passive scalars of cell (i, j, k): limited slopes, carried by
-/// the cell's velocity for half a step. (Their slopes never make the gas fall back.)
-template <int DIM>
+/// The predictor of the passive scalars of cell (i, j, k): limited slopes of the scalar
+/// (density times scalar over density), carried by the cell's velocity for half a step.
+/// (Their slopes never make the gas fall back.)
+template <int DIM, Limiter L>
 KOKKOS_FORCEINLINE_FUNCTION void predict_scalars(int i, int j, int k,
                                                  const HydroParams& hp,
                                                  const HydroScratch<DIM>& s,
+                                                 const VarFields& u,
                                                  const double hdt[3]) {
+  const Field3& r = s.w.v[rho];
   for (int c = nbase; c < hp.nvars(); ++c) {
-    const Field3& f = s.w.v[c];
-    const double q = f(i, j, k);
+    const double q = u.v[c](i, j, k) / r(i, j, k);
     double change = 0.0;
     for (int d = 0; d < DIM; ++d) {
       const int di = d == 0, dj = d == 1, dk = d == 2;
-      const double dq = limit_slope(hp.limiter, q - f(i - di, j - dj, k - dk),
-                                    f(i + di, j + dj, k + dk) - q);
+      const double qm = u.v[c](i - di, j - dj, k - dk) / r(i - di, j - dj, k - dk);
+      const double qp = u.v[c](i + di, j + dj, k + dk) / r(i + di, j + dj, k + dk);
+      const double dq = limit_slope<L>(q - qm, qp - q);
       change += hdt[d] * s.w.v[vel + d](i, j, k) * dq;
       s.dw[d].v[c](i, j, k) = dq;
     }
@@ -139,9 +135,8 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_scalars(int i, int j, int k,
 }
 
 /// The Riemann flux through the D-face (i, j, k) (the lo face of cell i) between the
-/// predicted states of the cells beside it, into flux (conserved order), and the
-/// passive scalars' fluxes upwind by its mass flux.
-template <int DIM, int D>
+/// predicted states of the cells beside it, into flux (conserved order).
+template <int DIM, int D, RiemannSolver R>
 KOKKOS_FORCEINLINE_FUNCTION void face_flux(int i, int j, int k, const HydroParams& hp,
                                            const HydroScratch<DIM>& s,
                                            const VarFields& flux) {
@@ -152,11 +147,12 @@ KOKKOS_FORCEINLINE_FUNCTION void face_flux(int i, int j, int k, const HydroParam
         s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
     wr[c] = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
   }
-  riemann_flux(hp, D, wl, wr, f);
+  riemann_flux<R>(hp, D, wl, wr, f);
   for (int c = 0; c < nbase; ++c)
     flux.v[c](i, j, k) = f[c];
 }
 
+/// The passive scalars' fluxes through the D-face (i, j, k), upwind by its mass flux.
 template <int DIM, int D>
 KOKKOS_FORCEINLINE_FUNCTION void scalar_face_flux(int i, int j, int k,
                                                   const HydroParams& hp,
@@ -172,42 +168,43 @@ KOKKOS_FORCEINLINE_FUNCTION void scalar_face_flux(int i, int j, int k,
   }
 }
 
-/// The conservative update of cell (i, j, k), then the floors (counted).
+/// Component c of cell (i, j, k) after the conservative update.
+template <int DIM>
+KOKKOS_FORCEINLINE_FUNCTION double updated(int c, int i, int j, int k, const VarFields& u,
+                                           const VarFields flux[3],
+                                           const double dtdx[3]) {
+  double v = u.v[c](i, j, k);
+  v -= dtdx[0] * (flux[0].v[c](i + 1, j, k) - flux[0].v[c](i, j, k));
+  v -= dtdx[1] * (flux[1].v[c](i, j + 1, k) - flux[1].v[c](i, j, k));
+  if constexpr (DIM == 3)
+    v -= dtdx[2] * (flux[2].v[c](i, j, k + 1) - flux[2].v[c](i, j, k));
+  return v;
+}
+
+/// The conservative update of the gas in cell (i, j, k), then the floors, counted in
+/// t.n[0] (density) and t.n[1] (pressure).
 template <int DIM>
 KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroParams& hp,
                                              const VarFields& u, const VarFields& un,
                                              const VarFields flux[3],
-                                             const double dtdx[3],
-                                             const Counters& counters) {
-  auto updated = [&](int c) {
-    double v = u.v[c](i, j, k);
-    v -= dtdx[0] * (flux[0].v[c](i + 1, j, k) - flux[0].v[c](i, j, k));
-    v -= dtdx[1] * (flux[1].v[c](i, j + 1, k) - flux[1].v[c](i, j, k));
-    if constexpr (DIM == 3)
-      v -= dtdx[2] * (flux[2].v[c](i, j, k + 1) - flux[2].v[c](i, j, k));
-    return v;
-  };
+                                             const double dtdx[3], Tally<2>& t) {
   double q[nbase];
   for (int c = 0; c < nbase; ++c)
-    q[c] = updated(c);
-  if (q[rho] < hp.density_floor) {
-    q[rho] = hp.density_floor;
-    count(counters, hydro_counter::density_floors);
-  }
+    q[c] = updated<DIM>(c, i, j, k, u, flux, dtdx);
+  const bool low_density = q[rho] < hp.density_floor;
+  q[rho] = low_density ? hp.density_floor : q[rho];
   const double ke =
       0.5 * (q[mom] * q[mom] + q[mom + 1] * q[mom + 1] + q[mom + 2] * q[mom + 2]) /
       q[rho];
-  if ((hp.gamma - 1.0) * (q[energy] - ke) < hp.pressure_floor) {
-    q[energy] = hp.pressure_floor / (hp.gamma - 1.0) + ke;
-    count(counters, hydro_counter::pressure_floors);
-  }
+  const bool low_pressure = (hp.gamma - 1.0) * (q[energy] - ke) < hp.pressure_floor;
+  q[energy] = low_pressure ? hp.pressure_floor / (hp.gamma - 1.0) + ke : q[energy];
+  t.n[0] += int(low_density);
+  t.n[1] += int(low_pressure);
   for (int c = 0; c < nbase; ++c)
     un.v[c](i, j, k) = q[c];
-  for (int c = nbase; c < hp.nvars(); ++c)
-    un.v[c](i, j, k) = updated(c);
 }
 
-template <int DIM>
+template <int DIM, Limiter L, RiemannSolver R>
 void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
                    const Array4& u_old, const Array4& u_new, const Array4 flux[3],
                    double dt, double* mem, const Counters& counters) {
@@ -220,33 +217,39 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
   const double dtdx[3] = {dt / g.dx[0], dt / g.dx[1], dt / g.dx[2]};
   const VarFields w = s.w;
   const bool scalars = hp.nscalars > 0;
-  for_each_cell_simd(
-      "hydro::primitives", prim_box<DIM>(box), KOKKOS_LAMBDA(int i, int j, int k) {
-        double q[max_vars];
-        if (to_primitive(hp, u, i, j, k, q)) count(counters, hydro_counter::read_floors);
-        for (int c = 0; c < hp.nvars(); ++c)
+  using namespace hydro_counter;
+  for_each_cell_simd_tally<1>(
+      "hydro::primitives", prim_box<DIM>(box), counters, read_floors,
+      KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
+        double q[nbase];
+        t.n[0] += to_primitive(hp, u, i, j, k, q);
+        for (int c = 0; c < nbase; ++c)
           w.v[c](i, j, k) = q[c];
       });
-  for_each_cell_simd(
-      "hydro::predict", state_box<DIM>(box), KOKKOS_LAMBDA(int i, int j, int k) {
-        predict_cell<DIM>(i, j, k, hp, s, hdt, box, counters);
+  for_each_cell_simd_tally<1>(
+      "hydro::predict", state_box<DIM>(box), counters, fallbacks,
+      KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
+        predict_cell<DIM, L>(i, j, k, hp, s, hdt, box, t);
       });
   if (scalars)
     for_each_cell_simd(
         "hydro::predict_scalars", state_box<DIM>(box),
         KOKKOS_LAMBDA(int i, int j, int k) {
-          predict_scalars<DIM>(i, j, k, hp, s, hdt);
+          predict_scalars<DIM, L>(i, j, k, hp, s, u, hdt);
         });
   for_each_cell_simd(
-      "hydro::flux_x", faces(box, 0),
-      KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 0>(i, j, k, hp, s, fl[0]); });
+      "hydro::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
+        face_flux<DIM, 0, R>(i, j, k, hp, s, fl[0]);
+      });
   for_each_cell_simd(
-      "hydro::flux_y", faces(box, 1),
-      KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 1>(i, j, k, hp, s, fl[1]); });
+      "hydro::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
+        face_flux<DIM, 1, R>(i, j, k, hp, s, fl[1]);
+      });
   if constexpr (DIM == 3) {
     for_each_cell_simd(
-        "hydro::flux_z", faces(box, 2),
-        KOKKOS_LAMBDA(int i, int j, int k) { face_flux<DIM, 2>(i, j, k, hp, s, fl[2]); });
+        "hydro::flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
+          face_flux<DIM, 2, R>(i, j, k, hp, s, fl[2]);
+        });
   }
   if (scalars) {
     for_each_cell_simd(
@@ -264,10 +267,45 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
           });
     }
   }
-  for_each_cell_simd(
-      "hydro::update", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        update_cell<DIM>(i, j, k, hp, u, un, fl, dtdx, counters);
+  for_each_cell_simd_tally<2>(
+      "hydro::update", box, counters, density_floors,
+      KOKKOS_LAMBDA(int i, int j, int k, Tally<2>& t) {
+        update_cell<DIM>(i, j, k, hp, u, un, fl, dtdx, t);
       });
+  if (scalars)
+    for_each_cell_simd(
+        "hydro::update_scalars", box, KOKKOS_LAMBDA(int i, int j, int k) {
+          for (int c = nbase; c < hp.nvars(); ++c)
+            un.v[c](i, j, k) = updated<DIM>(c, i, j, k, u, fl, dtdx);
+        });
+}
+
+/// advance_patch for the run's limiter and Riemann solver (template arguments, so that
+/// the kernels hold no branch on them).
+template <int DIM>
+void advance_dispatch(const HydroParams& hp, const LevelGeom& g, const Box& box,
+                      const Array4& u_old, const Array4& u_new, const Array4 flux[3],
+                      double dt, double* mem, const Counters& counters) {
+  auto with = [&](auto lim) {
+    constexpr Limiter L = decltype(lim)::value;
+    if (hp.riemann == RiemannSolver::hlle) {
+      advance_patch<DIM, L, RiemannSolver::hlle>(hp, g, box, u_old, u_new, flux, dt, mem,
+                                                 counters);
+    } else {
+      advance_patch<DIM, L, RiemannSolver::hllc>(hp, g, box, u_old, u_new, flux, dt, mem,
+                                                 counters);
+    }
+  };
+  switch (hp.limiter) {
+    case Limiter::first_order:
+      return with(std::integral_constant<Limiter, Limiter::first_order>());
+    case Limiter::minmod:
+      return with(std::integral_constant<Limiter, Limiter::minmod>());
+    case Limiter::van_leer:
+      return with(std::integral_constant<Limiter, Limiter::van_leer>());
+    case Limiter::mc:
+      return with(std::integral_constant<Limiter, Limiter::mc>());
+  }
 }
 
 /// Loehner's estimator (Loehner 1987, as FLASH uses it, with the axis terms only) of
@@ -612,9 +650,9 @@ void Hydro::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                     const Scratch& scratch, const Counters& counters) const {
   if (box.empty()) return;
   if (dim_ == 2) {
-    advance_patch<2>(hp_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
+    advance_dispatch<2>(hp_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
   } else {
-    advance_patch<3>(hp_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
+    advance_dispatch<3>(hp_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
   }
 }
 

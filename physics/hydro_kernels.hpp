@@ -58,29 +58,28 @@ KOKKOS_FORCEINLINE_FUNCTION double habs(double a) {
   return a < 0 ? -a : a;
 }
 
-/// A limited slope from the differences to the left and right neighbours.
-KOKKOS_FORCEINLINE_FUNCTION double limit_slope(Limiter lim, double dl, double dr) {
-  if (dl * dr <= 0.0) return 0.0;  // an extremum: no slope
-  const double sgn = dl > 0 ? 1.0 : -1.0;
+/// A limited slope from the differences to the left and right neighbours, in selects
+/// (no branches), so that loops over cells vectorize.
+template <Limiter L>
+KOKKOS_FORCEINLINE_FUNCTION double limit_slope(double dl, double dr) {
   const double al = habs(dl), ar = habs(dr);
-  switch (lim) {
-    case Limiter::first_order:  // Godunov's method: no slopes
-      return 0.0;
-    case Limiter::minmod:
-      return sgn * hmin(al, ar);
-    case Limiter::van_leer:
-      return 2.0 * dl * dr / (dl + dr);
-    case Limiter::mc:
-    default:
-      return sgn * hmin(0.5 * (al + ar), 2.0 * hmin(al, ar));
+  const double sgn = dl > 0 ? 1.0 : -1.0;
+  double s = 0.0;
+  if constexpr (L == Limiter::minmod) {
+    s = sgn * hmin(al, ar);
+  } else if constexpr (L == Limiter::mc) {
+    s = sgn * hmin(0.5 * (al + ar), 2.0 * hmin(al, ar));
+  } else if constexpr (L == Limiter::van_leer) {
+    s = 2.0 * dl * dr / (dl + dr + (dl + dr == 0.0 ? 1.0 : 0.0));
   }
+  return dl * dr > 0.0 ? s : 0.0;  // an extremum (or first order): no slope
 }
 
-/// The primitive state of cell (i, j, k) from the conserved one, with density and
-/// pressure raised to the floors; returns whether a floor was needed.
-KOKKOS_FORCEINLINE_FUNCTION bool to_primitive(const HydroParams& hp, const VarFields& u,
-                                              int i, int j, int k,
-                                              double w[hydro_index::max_vars]) {
+/// The gas's primitive state (density, velocities, pressure) of cell (i, j, k) from the
+/// conserved one, with density and pressure raised to the floors; returns 1 where a
+/// floor was needed (or the state was not a number), else 0.
+KOKKOS_FORCEINLINE_FUNCTION int to_primitive(const HydroParams& hp, const VarFields& u,
+                                             int i, int j, int k, double* w) {
   using namespace hydro_index;
   const double r = u.v[rho](i, j, k);
   const double rf = hmax(r, hp.density_floor);
@@ -94,9 +93,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool to_primitive(const HydroParams& hp, const VarFi
   const double p = (hp.gamma - 1.0) * (u.v[energy](i, j, k) - 0.5 * ke);
   w[rho] = rf;
   w[pres] = hmax(p, hp.pressure_floor);
-  for (int s = 0; s < hp.nscalars; ++s)
-    w[nbase + s] = u.v[nbase + s](i, j, k) * inv;
-  return !(r >= hp.density_floor && p >= hp.pressure_floor);  // NaN counts too
+  return !((r >= hp.density_floor) & (p >= hp.pressure_floor));  // NaN counts too
 }
 
 /// The change of the primitive state w per unit length along direction d for slopes dw
@@ -212,13 +209,14 @@ KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const HydroParams& hp, int d, const d
     f[c] = fk[c] + weight * (us[c] - uk[c]);
 }
 
-/// The gas's flux along d (five components). A passive scalar's is the mass flux times
-/// the upwind side's scalar (upwind by the mass flux's sign: HLLC's own choice, and a
-/// consistent one for HLLE).
+/// The gas's flux along d (five components) by solver R. A passive scalar's is the mass
+/// flux times the upwind side's scalar (upwind by the mass flux's sign: HLLC's own
+/// choice, and a consistent one for HLLE).
+template <RiemannSolver R>
 KOKKOS_FORCEINLINE_FUNCTION void riemann_flux(const HydroParams& hp, int d,
                                               const double* wl, const double* wr,
                                               double* f) {
-  if (hp.riemann == RiemannSolver::hlle) {
+  if constexpr (R == RiemannSolver::hlle) {
     hlle_flux(hp, d, wl, wr, f);
   } else {
     hllc_flux(hp, d, wl, wr, f);
@@ -232,7 +230,7 @@ KOKKOS_FORCEINLINE_FUNCTION double scalar_flux(double mass_flux, double sl, doub
 
 /// Whether a primitive state can be used: positive density and pressure (not NaN).
 KOKKOS_FORCEINLINE_FUNCTION bool admissible(const double* w) {
-  return w[hydro_index::rho] > 0.0 && w[hydro_index::pres] > 0.0;
+  return (w[hydro_index::rho] > 0.0) & (w[hydro_index::pres] > 0.0);
 }
 
 }  // namespace pw

@@ -1,0 +1,36 @@
+"""Shared by the benchmark scripts (tools/bench_*): run the patchwork executable under
+mpirun and read the figures its summary prints."""
+import os
+import re
+import statistics
+import subprocess
+
+MPI_ENV = dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def run_once(exe, deck, ranks, overrides):
+    """One run: (cell-updates/s, wall seconds, {phase: seconds}, fingerprint)."""
+    cmd = ["mpirun", "-np", str(ranks), exe, deck] + list(overrides)
+    out = subprocess.run(cmd, env=dict(os.environ, **MPI_ENV), check=True,
+                         capture_output=True, text=True).stdout
+    rate = float(re.search(r"^cell-updates/s: (\S+)", out, re.M).group(1))
+    phases = {m.group(1).strip(): float(m.group(2))
+              for m in re.finditer(r"^  phase (.+?)\s+([\d.]+) s$", out, re.M)}
+    wall = float(re.search(r"^wall time: ([\d.]+) s", out, re.M).group(1))
+    finger = re.search(r"^fingerprint: (\S+)", out, re.M).group(1)
+    return rate, wall, phases, finger
+
+
+def report(runs, label, reference=None, reference_name="the reference"):
+    """Print the medians of `runs` (run_once results) on one line and the median time
+    per phase below it; returns the set of fingerprints seen."""
+    rate = statistics.median(r[0] for r in runs)
+    wall = statistics.median(r[1] for r in runs)
+    vs = f" ({rate / reference:.2f}x {reference_name} {reference / 1e6:.1f} M)" if reference else ""
+    print(f"{label}: cell-updates/s {rate / 1e6:.2f} M{vs}, wall {wall:.2f} s, "
+          f"all runs: {', '.join(f'{r[0] / 1e6:.2f}' for r in runs)} M")
+    for name in sorted(runs[0][2]):
+        seconds = statistics.median(r[2][name] for r in runs)
+        print(f"    {name:<12} {seconds:8.3f} s  {100 * seconds / wall:5.1f}%")
+    return {r[3] for r in runs}
