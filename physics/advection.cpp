@@ -1,8 +1,9 @@
 // The advection module: deck reading, and the launches of the CTU stages over one patch.
 #include "physics/advection.hpp"
 
+#include "physics/deck_values.hpp"
+
 #include <cmath>
-#include <sstream>
 
 namespace pw {
 
@@ -181,43 +182,10 @@ void advance_patch(const LevelGeom& g, const Box& box, const Array4& u_old,
   }
 }
 
-std::string one_of(const std::vector<std::string>& names, const std::string& got) {
-  std::ostringstream os;
-  os << "expected one of ";
-  for (size_t n = 0; n < names.size(); ++n)
-    os << (n ? ", " : "") << names[n];
-  os << ", got '" << got << "'";
-  return os.str();
-}
-
-/// A list of `dim` finite numbers at `key`, or fail.
-std::vector<double> point(const Deck& deck, const std::string& key, int dim,
-                          const std::vector<double>& def) {
-  std::vector<double> p = deck.get<std::vector<double>>(key, def);
-  if (int(p.size()) != dim) {
-    deck.fail(key, "expected " + std::to_string(dim) +
-                       " numbers (one per direction), got " + std::to_string(p.size()));
-  }
-  for (double x : p)
-    if (!std::isfinite(x)) deck.fail(key, "expected finite numbers");
-  return p;
-}
-
-double positive(const Deck& deck, const std::string& key, double def) {
-  const double x = deck.get<double>(key, def);
-  if (!(x > 0.0) || !std::isfinite(x)) deck.fail(key, "expected a number > 0");
-  return x;
-}
-
-double finite(const Deck& deck, const std::string& key, double def) {
-  const double x = deck.get<double>(key, def);
-  if (!std::isfinite(x)) deck.fail(key, "expected a finite number");
-  return x;
-}
-
 }  // namespace advection_detail
 
 using namespace advection_detail;
+using namespace deck_values;
 
 Advection::Advection(const Deck& deck, int dim) : dim_(dim) {
   if (dim != 2 && dim != 3) deck.fail("domain.dim", "expected 2 or 3");
@@ -236,7 +204,8 @@ Advection::Advection(const Deck& deck, int dim) : dim_(dim) {
     field_.kind = VelocityKind::rotation;
     field_.omega = finite(deck, "advection.omega", 2.0 * kmath::pi);
     if (deck.has("advection.center")) {
-      const std::vector<double> c = point(deck, "advection.center", dim, {});
+      const std::vector<double> c =
+          numbers(deck, "advection.center", size_t(dim), {}, "one per direction");
       field_.center[0] = c[0];
       field_.center[1] = c[1];
       center_given_ = true;
@@ -244,7 +213,8 @@ Advection::Advection(const Deck& deck, int dim) : dim_(dim) {
   } else if (velocity == "uniform") {
     field_.kind = VelocityKind::uniform;
     const std::vector<double> v =
-        point(deck, "advection.velocity_uniform", dim, std::vector<double>(dim, 1.0));
+        numbers(deck, "advection.velocity_uniform", size_t(dim),
+                std::vector<double>(dim, 1.0), "one per direction");
     for (int d = 0; d < 3; ++d)
       field_.uniform[d] = d < dim ? v[d] : 0.0;
   } else {
@@ -258,7 +228,8 @@ Advection::Advection(const Deck& deck, int dim) : dim_(dim) {
     profile_.kind = InitialProfile::gaussian;
     const std::vector<double> def =
         dim == 2 ? std::vector<double>{0.5, 0.75} : std::vector<double>{0.5, 0.75, 0.5};
-    const std::vector<double> b = point(deck, "advection.blob_center", dim, def);
+    const std::vector<double> b =
+        numbers(deck, "advection.blob_center", size_t(dim), def, "one per direction");
     for (int d = 0; d < dim; ++d)
       profile_.blob[d] = b[d];
     const double w = positive(deck, "advection.width", 0.1);

@@ -2,6 +2,8 @@
 // MUSCL-Hancock stages over one patch.
 #include "physics/hydro.hpp"
 
+#include "physics/deck_values.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <type_traits>
@@ -11,6 +13,8 @@ namespace pw {
 // Launch helpers hold the kernels: free functions (not private members), because CUDA's
 // extended lambdas may not live in private member functions.
 namespace hydro_detail {
+
+using namespace deck_values;
 
 using namespace hydro_index;
 
@@ -344,39 +348,6 @@ KOKKOS_INLINE_FUNCTION double relative_jump(const Q& q, int i, int j, int k, int
   return m;
 }
 
-std::string one_of(const std::vector<std::string>& names, const std::string& got) {
-  std::ostringstream os;
-  os << "expected one of ";
-  for (size_t n = 0; n < names.size(); ++n)
-    os << (n ? ", " : "") << '"' << names[n] << '"';
-  os << ", got \"" << got << '"';
-  return os.str();
-}
-
-double positive(const Deck& deck, const std::string& key, double def) {
-  const double x = deck.get<double>(key, def);
-  if (!(x > 0.0) || !std::isfinite(x)) deck.fail(key, "expected a finite number > 0");
-  return x;
-}
-
-double finite(const Deck& deck, const std::string& key, double def) {
-  const double x = deck.get<double>(key, def);
-  if (!std::isfinite(x)) deck.fail(key, "expected a finite number");
-  return x;
-}
-
-/// `n` finite numbers at key.
-std::vector<double> numbers(const Deck& deck, const std::string& key, size_t n,
-                            const std::vector<double>& def, const std::string& what) {
-  const std::vector<double> v = deck.get<std::vector<double>>(key, def);
-  if (v.size() != n)
-    deck.fail(key, "expected " + std::to_string(n) + " numbers (" + what + "), got " +
-                       std::to_string(v.size()));
-  for (double x : v)
-    if (!std::isfinite(x)) deck.fail(key, "expected finite numbers (" + what + ")");
-  return v;
-}
-
 /// A (density, velocity, pressure) state with positive density and pressure.
 void read_state(const Deck& deck, const std::string& key, const std::vector<double>& def,
                 double* out) {
@@ -403,6 +374,7 @@ int read_axis(const Deck& deck, const std::string& key, int dim) {
 }  // namespace hydro_detail
 
 using namespace hydro_detail;
+using namespace deck_values;
 
 Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   if (dim != 2 && dim != 3) deck.fail("domain.dim", "expected 2 or 3");

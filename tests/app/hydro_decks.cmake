@@ -7,7 +7,7 @@ pw_bad_deck(hydro_gamma "bad_hydro_gamma.toml:9: hydro.gamma: expected a ratio o
   ${PW_DECKS}/bad_hydro_gamma.toml)
 pw_bad_deck(hydro_negative_density "shock_tube.left: expected a density > 0, got -1"
   ${PW_SOD} shock_tube.left=[-1.0,0.0,1.0])
-pw_bad_deck(hydro_riemann "hydro.riemann: expected one of \"hllc\", \"hlle\", got \"roe\""
+pw_bad_deck(hydro_riemann "hydro.riemann: expected one of hllc, hlle, got 'roe'"
   ${PW_SOD} hydro.riemann=roe)
 pw_bad_deck(hydro_reflect_on_periodic_axis "hydro.bc_lo: direction x: \"reflect\" on an axis that domain.periodic says is periodic"
   ${PW_BLAST} domain.periodic=[true,false] hydro.bc_lo=[\"reflect\",\"outflow\"])
