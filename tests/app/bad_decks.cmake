@@ -65,3 +65,33 @@ pw_bad_deck(poisson_bc "poisson.bc_lo: expected \"dirichlet\", \"neumann\" or \"
   ${PW_POISSON_DECK} "domain.periodic=[false,true]" "poisson.bc_lo=[\"robin\",\"periodic\"]")
 pw_bad_deck(clumps_count "clumps.count: expected 1 to 64, got 0"
   ${PW_POISSON_DECK} clumps.count=0)
+
+# Hostile text: refused before toml11 parses it (amr/deck_limits.hpp), in well under a
+# second, instead of a crash (deep nesting), minutes of parsing or memory exhaustion.
+pw_bad_deck(too_big "/dev/zero: longer than 64 KiB (a deck is a TOML file of a few KB)"
+  /dev/zero)
+pw_bad_deck(nul_byte "nul_byte.toml:3: a NUL byte: expected a deck (a TOML text file)"
+  ${PW_DECKS}/nul_byte.toml)
+pw_bad_deck(nul_string
+  "nul_string.toml:6: output.prefix: expected a string, got \"plt\\u0000x\" (a NUL character"
+  ${PW_DECKS}/nul_string.toml)
+pw_bad_deck(nul_override
+  "output.dir: expected a string, got \"out\\u0000put\" (a NUL character"
+  ${PW_GOOD_DECK} "output.dir=\"out\\u0000put\"")
+pw_bad_deck(nested "nested.toml:4: arrays and tables nested more than 16 deep"
+  ${PW_DECKS}/nested.toml)
+pw_bad_deck(dotted_key "dotted_key.toml:4: a dotted key of more than 8 parts"
+  ${PW_DECKS}/dotted_key.toml)
+pw_bad_deck(keys_per_line "keys_per_line.toml:4: more than 256 keys on one line"
+  ${PW_DECKS}/keys_per_line.toml)
+string(REPEAT "1, " 6000 PW_LONG_ARRAY)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/long_line.toml
+  "[domain]\nn_cell = [64, 64]\nlist = [${PW_LONG_ARRAY}1]\n")
+pw_bad_deck(long_line
+  "long_line.toml:3: a line longer than 16 KiB (split long arrays over several lines)"
+  ${CMAKE_CURRENT_BINARY_DIR}/long_line.toml)
+pw_bad_deck(override_key_parts
+  "with a key of letters, digits, '_' or '-' joined by at most 7 dots, got"
+  ${PW_GOOD_DECK} a.b.c.d.e.f.g.h.i=1)
+pw_bad_deck(override_nested "argument \"junk=[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]\": arrays and tables nested more than 16 deep"
+  ${PW_GOOD_DECK} "junk=[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]")
