@@ -95,3 +95,19 @@ pw_bad_deck(override_key_parts
   ${PW_GOOD_DECK} a.b.c.d.e.f.g.h.i=1)
 pw_bad_deck(override_nested "argument \"junk=[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]\": arrays and tables nested more than 16 deep"
   ${PW_GOOD_DECK} "junk=[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]")
+
+# Sizes the domain does not allow: buffers wider than the domain (a huge n_error_buf
+# looped for hours, a huge n_proper stopped in make_fine_boxes), cell sizes and volumes
+# that overflow or underflow (the run ended with "final -nan" and exit code 0).
+pw_bad_deck(n_error_buf "amr.n_error_buf: expected at most 128 (the domain's extent in cells of level 1, the finest level tagged: a wider buffer adds nothing), got 1000000000"
+  ${PW_GOOD_DECK} amr.n_error_buf=1000000000)
+pw_bad_deck(n_proper "amr.n_proper: expected at most 64 (the smallest extent of the level-0 domain, domain.n_cell = [64, 64]: a wider buffer leaves no room for a finer level), got 65"
+  ${PW_GOOD_DECK} amr.n_proper=65)
+pw_bad_deck(extent_overflow "domain.prob_hi: expected cell sizes that are finite normal numbers on every level, got inf along x on level 0"
+  ${PW_GOOD_DECK} "domain.prob_lo=[-1e308,0.0]" "domain.prob_hi=[1e308,1.0]")
+pw_bad_deck(extent_underflow "domain.prob_hi: expected cell sizes that are finite normal numbers on every level, got 1.6e-322 along x on level 0"
+  ${PW_GOOD_DECK} "domain.prob_hi=[1e-320,1e-320]")
+pw_bad_deck(volume_underflow "domain.prob_hi: expected cell volumes that are finite normal numbers on every level, got 0.0 on level 0"
+  ${PW_GOOD_DECK} "domain.prob_hi=[1e-300,1e-300]")
+pw_bad_deck(volume_overflow "domain.prob_hi: expected cell volumes that are finite normal numbers on every level, got inf on level 0"
+  ${PW_GOOD_DECK} "domain.prob_hi=[1e200,1e200]")
