@@ -43,6 +43,11 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   std::vector<std::string> overrides;
   cli.add_option("deck", deck_path, "input deck (TOML)")->required();
   cli.add_option("overrides", overrides, "key=value pairs overriding deck keys");
+  std::string max_memory;
+  cli.add_option("--max-memory", max_memory,
+                 "memory a node gives the run (bytes, or a size: 16GB, 512MiB; sets "
+                 "ranks.memory_per_node; default: the node's physical memory)")
+      ->transform(CLI::AsSizeValue(true));
   cli.set_version_flag("--version", "patchwork " PATCHWORK_VERSION);
   try {
     cli.parse(argc, argv);
@@ -56,6 +61,8 @@ int run(int argc, char** argv, const pw::Comm& comm) {
                  one_line(e.what()));
     return pw::kExitBadInput;
   }
+  if (!max_memory.empty())
+    overrides.push_back("ranks.memory_per_node=\"" + max_memory + "\"");
   const pw::RunIdentity id{"patchwork " PATCHWORK_VERSION, deck_path, overrides};
   std::optional<pw::Deck> deck;  // once loaded, an error is recorded in its output.dir
   const auto fail = [&](const char* kind, const std::string& what, int code) {

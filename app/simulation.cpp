@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "amr/diagnostics.hpp"
+#include "app/memory_check.hpp"
 #include "app/rank_setup.hpp"
 #include "physics/registry.hpp"
 #include "solver/mg_config.hpp"
@@ -26,6 +27,7 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
                                                    read_poisson_bc(deck, cfg_.geom0), ef);
   }
   RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
+  check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(), comm_);
   comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
   setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, setup.ranks, comm_);

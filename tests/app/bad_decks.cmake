@@ -111,3 +111,16 @@ pw_bad_deck(volume_underflow "domain.prob_hi: expected cell volumes that are fin
   ${PW_GOOD_DECK} "domain.prob_hi=[1e-300,1e-300]")
 pw_bad_deck(volume_overflow "domain.prob_hi: expected cell volumes that are finite normal numbers on every level, got inf on level 0"
   ${PW_GOOD_DECK} "domain.prob_hi=[1e200,1e200]")
+
+# Sizes that would not fit: refused before anything is allocated, with the estimate and
+# what it is compared with (--max-memory, so that the verdict is the machine's own).
+pw_bad_deck(memory_cells "domain.n_cell: level 0 (1.074e+09 cells, 1 component, 2 ghost layers) needs about 39.5 GB of field data"
+  ${PW_GOOD_DECK} "domain.n_cell=[32768,32768]" amr.max_level=0 --max-memory=16GB)
+pw_bad_deck(memory_components "domain.n_cell: level 0 (4096 cells, 1000000 components, 2 ghost layers) needs about 151 GB of field data"
+  ${PW_GOOD_DECK} advection.ncomp=1000000 --max-memory=16GB)
+pw_bad_deck(memory_ghosts "more than the 500 kB of ranks.memory_per_node"
+  ${PW_GOOD_DECK} amr.blocking_factor=2 amr.max_grid_size=2 --max-memory=500kB)
+pw_bad_deck(max_memory_unit "command line: --max-memory: abc unit not recognized"
+  ${PW_GOOD_DECK} --max-memory=abc)
+pw_bad_deck(memory_per_node "ranks.memory_per_node: expected \"physical\" or a size such as \"16GB\""
+  ${PW_GOOD_DECK} "ranks.memory_per_node=\"lots\"")
