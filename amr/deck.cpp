@@ -544,6 +544,10 @@ PW_DECK_INSTANTIATE(std::vector<bool>)
 PW_DECK_INSTANTIATE(std::vector<std::string>)
 #undef PW_DECK_INSTANTIATE
 
+std::string Deck::where(const std::string& key) const {
+  return impl_->where_of(key);
+}
+
 void Deck::fail(const std::string& key, const std::string& what) const {
   throw UserError(impl_->where_of(key) + ": " + key + ": " + what);
 }

@@ -37,6 +37,8 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
               "expected a number of coarse steps >= 0 (0: only after "
               "regrids), got " +
                   std::to_string(balance_interval_));
+  allow_unstable_dt_ = deck.get<bool>("time.allow_unstable_dt", false);
+  fixed_dt_where_ = deck.where("time.fixed_dt");
   output_ = read_output_config(deck);
   const std::string restart = deck.get("restart", std::string());  // a dump to continue
   deck.check_all_used();
@@ -81,6 +83,7 @@ RunResult Simulation::run(bool verbose) {
   Hierarchy& h = *hierarchy_;
   if (!restart_ && output_.due(0)) dump(0, r, verbose);
   while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
+    if (cfg_.fixed_dt > 0) check_fixed_dt(r.steps);
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
     dt = std::min(dt, cfg_.stop_time - h.time());
     const double step_start = MPI_Wtime();
@@ -131,6 +134,23 @@ void Simulation::dump(int step, RunResult& r, bool verbose) {
   }
   r.dumps.push_back(write_dump(*hierarchy_, info, output_));
   if (verbose && comm_.rank() == 0) fmt::print("dump {}\n", r.dumps.back());
+}
+
+void Simulation::check_fixed_dt(int step) {
+  const double limit = hierarchy_->stable_dt() / cfg_.cfl;  // at CFL number 1
+  if (cfg_.fixed_dt <= limit) return;
+  const std::string what = fmt::format(
+      "{} is above the CFL limit {:.6g} (CFL number 1) of step {}, time {:.6g}: the "
+      "run would be unstable",
+      to_toml(cfg_.fixed_dt), limit, step + 1, hierarchy_->time());
+  if (!allow_unstable_dt_)
+    throw UserError(fixed_dt_where_ +
+                    ": time.fixed_dt: expected at most the CFL limit; " + what +
+                    " (time.allow_unstable_dt = true runs it anyway)");
+  if (!warned_unstable_dt_ && comm_.rank() == 0)
+    fmt::print(stderr, "patchwork: warning: time.fixed_dt: {} (time.allow_unstable_dt)\n",
+               what);
+  warned_unstable_dt_ = true;
 }
 
 double Simulation::phase_seconds(const std::string& phase) const {

@@ -6,6 +6,16 @@ set(PW_DECKS ${CMAKE_CURRENT_LIST_DIR}/decks)
 set(PW_GOOD_DECK ${PROJECT_SOURCE_DIR}/inputs/bubble_2d.toml)
 
 function(pw_bad_deck name expected)
+  pw_bad_input(${name} "${expected}" "" ${ARGN})
+endfunction()
+
+# As pw_bad_deck, for errors found once the run has started: exit code `code`, the
+# run's log allowed on stdout.
+function(pw_bad_run name expected code)
+  pw_bad_input(${name} "${expected}" "PW_EXPECT_CODE=${code};PW_ALLOW_STDOUT=1" ${ARGN})
+endfunction()
+
+function(pw_bad_input name expected env)
   foreach(np 1 2)
     set(dir ${CMAKE_CURRENT_BINARY_DIR}/bad_deck/${name}.np${np})
     file(MAKE_DIRECTORY ${dir})
@@ -15,7 +25,7 @@ function(pw_bad_deck name expected)
               $<TARGET_FILE:patchwork> ${ARGN}
       WORKING_DIRECTORY ${dir})
     set_tests_properties(bad_deck.${name}.np${np} PROPERTIES
-      ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)
+      ENVIRONMENT "${PW_TEST_ENV};${env}" TIMEOUT 60)
   endforeach()
 endfunction()
 
@@ -124,3 +134,11 @@ pw_bad_deck(max_memory_unit "command line: --max-memory: abc unit not recognized
   ${PW_GOOD_DECK} --max-memory=abc)
 pw_bad_deck(memory_per_node "ranks.memory_per_node: expected \"physical\" or a size such as \"16GB\""
   ${PW_GOOD_DECK} "ranks.memory_per_node=\"lots\"")
+
+# A fixed time step above the CFL limit of the state it would advance: an error at the
+# first step, not a silent instability (a warning under time.allow_unstable_dt).
+pw_bad_run(fixed_dt_above_cfl "time.fixed_dt: expected at most the CFL limit; 0.1 is above the CFL limit 0.0156266 (CFL number 1) of step 1, time 0: the run would be unstable (time.allow_unstable_dt = true runs it anyway)" 2
+  ${PW_GOOD_DECK} time.fixed_dt=0.1 output.write=false)
+pw_bad_run(fixed_dt_allowed "patchwork: warning: time.fixed_dt: 0.1 is above the CFL limit" 0
+  ${PW_GOOD_DECK} time.fixed_dt=0.1 time.allow_unstable_dt=true time.max_step=2
+  output.write=false)
