@@ -142,3 +142,11 @@ pw_bad_run(fixed_dt_above_cfl "time.fixed_dt: expected at most the CFL limit; 0.
 pw_bad_run(fixed_dt_allowed "patchwork: warning: time.fixed_dt: 0.1 is above the CFL limit" 0
   ${PW_GOOD_DECK} time.fixed_dt=0.1 time.allow_unstable_dt=true time.max_step=2
   output.write=false)
+
+# Non-finite numbers where a cost or a speed is expected (they ran, balancing on NaN).
+pw_bad_deck(cost_patch_nan "balance.cost_patch: expected a finite number >= 0, got nan"
+  ${PW_GOOD_DECK} balance.cost=model balance.cost_patch=nan)
+pw_bad_deck(cost_cell_inf "balance.cost_cell: expected a finite number >= 0, got inf"
+  ${PW_GOOD_DECK} balance.cost=model balance.cost_cell=inf)
+pw_bad_deck(rank_slowdown_inf "ranks.slowdown: expected a factor >= 1"
+  ${PW_GOOD_DECK} "ranks.slow=[0]" ranks.slowdown=inf)
