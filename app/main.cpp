@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 
+#include "amr/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/run_summary.hpp"
 #include "app/simulation.hpp"
@@ -83,6 +84,8 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     pw::write_run_summary(sim, result, *deck, id, comm);
   } catch (const pw::UserError& e) {
     return fail("error", e.what(), pw::kExitBadInput);
+  } catch (const pw::RunFailure& e) {
+    return fail("run failed", e.what(), pw::kExitRunFailed);
   }
   return pw::kExitOk;
 }

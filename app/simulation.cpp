@@ -78,6 +78,7 @@ RunResult Simulation::run(bool verbose) {
   } else {
     hierarchy_->initialize();
   }
+  check_finite(*hierarchy_, physics_->component_names(), r.steps);
   if (r.initial_totals.empty()) r.initial_totals = component_totals(*hierarchy_);
   report_balancing(r, verbose);
   Hierarchy& h = *hierarchy_;
@@ -90,6 +91,7 @@ RunResult Simulation::run(bool verbose) {
     const double balance_before = phase_seconds("balance");
     h.advance(dt);
     ++r.steps;
+    check_finite(h, physics_->component_names(), r.steps);
     measure_step(MPI_Wtime() - step_start, phase_seconds("balance") - balance_before);
     // balance.interval: rebalance every N coarse steps too, not only after regrids.
     if (balance_interval_ > 0 && r.steps % balance_interval_ == 0) h.rebalance();

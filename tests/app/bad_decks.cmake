@@ -150,3 +150,9 @@ pw_bad_deck(cost_cell_inf "balance.cost_cell: expected a finite number >= 0, got
   ${PW_GOOD_DECK} balance.cost=model balance.cost_cell=inf)
 pw_bad_deck(rank_slowdown_inf "ranks.slowdown: expected a factor >= 1"
   ${PW_GOOD_DECK} "ranks.slow=[0]" ranks.slowdown=inf)
+
+# A state that turns non-finite stops the run on every rank with exit code 3, naming the
+# step, level, patch and component (it ran to "final inf" with exit code 0).
+pw_bad_run(nonfinite_state "patchwork: run failed: the state is not finite after step 0: level 0, patch 0 [(0,0,0) (31,31,0)], component phi0 holds a NaN or an infinity" 3
+  ${PW_GOOD_DECK} advection.amplitude=1.7e308 advection.background=1.7e308
+  output.write=false)
