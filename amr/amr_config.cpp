@@ -1,6 +1,7 @@
 // read_amr_config: the [domain], [amr] and [time] sections, read and checked key by key.
 #include "amr/amr_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -179,6 +180,66 @@ void read_box_sizes(const Deck& deck, const std::vector<int>& n_cell, AmrConfig&
   }
 }
 
+/// Cell sizes and volumes must be finite normal doubles on every level: an extent that
+/// overflows (prob_hi - prob_lo = inf) or cells that underflow to 0 or to subnormals
+/// would turn the state and every total into inf or NaN without a word.
+void check_cell_sizes(const Deck& deck, const AmrConfig& c) {
+  const auto bad = [](double x) { return !std::isnormal(x); };
+  for (int l = 0; l <= c.max_level; ++l) {
+    const LevelGeom g = c.geom(l);
+    double volume = 1;
+    for (int d = 0; d < g.dim; ++d) {
+      volume *= g.dx[d];
+      if (bad(g.dx[d])) {
+        deck.fail(
+            "domain.prob_hi",
+            "expected cell sizes that are finite normal numbers on every level, got " +
+                to_toml(g.dx[d]) + " along " + kAxis[d] + " on level " + str(l) +
+                " ((prob_hi - prob_lo) / n_cell " + (l > 0 ? "/ the ratios " : "") +
+                "with domain.prob_lo = " +
+                to_toml(std::vector<double>(g.prob_lo, g.prob_lo + g.dim)) + ")");
+      }
+    }
+    if (bad(volume)) {
+      deck.fail(
+          "domain.prob_hi",
+          "expected cell volumes that are finite normal numbers on every level, got " +
+              to_toml(volume) + " on level " + str(l));
+    }
+  }
+}
+
+/// The buffers are bounded by what the domain allows: beyond it they add nothing, and
+/// huge ones made the clustering loop for hours (n_error_buf) or stop (n_proper).
+void read_buffers(const Deck& deck, const std::vector<int>& n_cell, AmrConfig& c) {
+  const Box tagged = c.geom(std::max(0, c.max_level - 1)).domain;
+  int extent = 0;
+  for (int d = 0; d < c.geom0.dim; ++d)
+    extent = std::max(extent, tagged.size()[d]);
+  c.n_error_buf = deck.get<int>("amr.n_error_buf", c.n_error_buf);
+  check_at_least(deck, "amr.n_error_buf", c.n_error_buf, 0);
+  if (c.n_error_buf > extent) {
+    deck.fail("amr.n_error_buf",
+              "expected at most " + str(extent) +
+                  " (the domain's extent in cells of level " +
+                  str(std::max(0, c.max_level - 1)) +
+                  ", the finest level tagged: a wider buffer adds nothing), got " +
+                  str(c.n_error_buf));
+  }
+  c.n_proper = deck.get<int>("amr.n_proper", c.n_proper);
+  check_at_least(deck, "amr.n_proper", c.n_proper, 1);
+  const int smallest = *std::min_element(n_cell.begin(), n_cell.end());
+  if (c.n_proper > smallest) {
+    deck.fail("amr.n_proper",
+              "expected at most " + str(smallest) +
+                  " (the smallest extent of the level-0 domain, "
+                  "domain.n_cell = " +
+                  to_toml(n_cell) +
+                  ": a wider buffer leaves no room for a finer level), got " +
+                  str(c.n_proper));
+  }
+}
+
 }  // namespace
 
 AmrConfig read_amr_config(const Deck& deck) {
@@ -186,15 +247,12 @@ AmrConfig read_amr_config(const Deck& deck) {
   const std::vector<int> n_cell = read_domain(deck, c.geom0);
   read_levels(deck, n_cell, c);
   read_box_sizes(deck, n_cell, c);
-
-  c.n_error_buf = deck.get<int>("amr.n_error_buf", c.n_error_buf);
-  check_at_least(deck, "amr.n_error_buf", c.n_error_buf, 0);
+  check_cell_sizes(deck, c);
+  read_buffers(deck, n_cell, c);
   c.regrid_interval = deck.get<int>("amr.regrid_interval", c.regrid_interval);
   check_at_least(deck, "amr.regrid_interval", c.regrid_interval, 0);
   c.grid_eff = deck.get<double>("amr.grid_eff", c.grid_eff);
   check_fraction(deck, "amr.grid_eff", c.grid_eff);
-  c.n_proper = deck.get<int>("amr.n_proper", c.n_proper);
-  check_at_least(deck, "amr.n_proper", c.n_proper, 1);
 
   c.cfl = deck.get<double>("time.cfl", c.cfl);
   check_fraction(deck, "time.cfl", c.cfl);

@@ -2,6 +2,8 @@
 // with typed, located reads and a record of every key read.
 #include "amr/deck.hpp"
 
+#include "amr/deck_limits.hpp"
+
 #include <toml.hpp>
 
 #include <algorithm>
@@ -225,6 +227,10 @@ struct Scalar<std::string> {
   static std::optional<Mismatch> convert(const toml::value& v, std::string& out) {
     if (!v.is_string()) return wrong_type(v);
     out = v.as_string().str;
+    // File names and HDF5 names would be cut at a NUL.
+    if (out.find('\0') != std::string::npos)
+      return Mismatch{quote(out) + " (a NUL character, \\u0000, in a string)",
+                      "a string holding a NUL character"};
     return std::nullopt;
   }
 };
@@ -287,6 +293,7 @@ std::string section_of(const std::string& key) {
 bool valid_key(const std::string& key) {
   if (key.empty() || key.front() == '.' || key.back() == '.') return false;
   if (key.find("..") != std::string::npos) return false;
+  if (std::count(key.begin(), key.end(), '.') >= kMaxKeyParts) return false;
   return std::all_of(key.begin(), key.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            c == '_' || c == '-' || c == '.';
@@ -371,6 +378,10 @@ struct Deck::Impl {
                std::vector<std::tuple<unsigned, unsigned, Entry>>& out) {
     for (const auto& [k, v] : t.as_table()) {
       const std::string key = prefix.empty() ? k : prefix + "." + k;
+      if (k.find('\0') != std::string::npos) {
+        throw UserError(file + ":" + std::to_string(v.location().line()) +
+                        ": a key holding a NUL character (\\u0000): " + quote(key));
+      }
       const auto loc = v.location();
       const std::string where = file + ":" + std::to_string(loc.line());
       if (v.is_table()) {
@@ -389,7 +400,10 @@ namespace {
 
 /// An override's value: TOML when it parses as one value, else the text as a string.
 toml::value parse_override_value(const std::string& text, const std::string& where) {
-  std::istringstream in("v = " + text + "\n");
+  const std::string line = "v = " + text + "\n";
+  check_deck_text(line, where,
+                  false);  // toml11 is as slow on a hostile argument as on a file
+  std::istringstream in(line);
   try {
     const toml::value t = toml::parse(in, where);
     if (t.is_table() && t.as_table().size() == 1 && t.contains("v")) return t.at("v");
@@ -402,16 +416,19 @@ toml::value parse_override_value(const std::string& text, const std::string& whe
 }  // namespace
 
 void Deck::Impl::apply_override(const std::string& arg) {
-  const std::string where = "command line: argument \"" + arg + "\"";
+  // A hostile argument may be 128 KiB long: messages quote its start.
+  const std::string where = "command line: argument \"" +
+                            (arg.size() > 100 ? arg.substr(0, 96) + " ..." : arg) + "\"";
   const auto eq = arg.find('=');
   if (eq == std::string::npos)
     throw UserError(where + ": expected \"section.key=value\" (no '=' found)");
   const std::string key = trim(arg.substr(0, eq));
   const std::string text = trim(arg.substr(eq + 1));
   if (!valid_key(key)) {
-    throw UserError(where +
-                    ": expected \"section.key=value\" with a key of letters, digits, " +
-                    "'_' or '-' joined by dots, got \"" + key + "\"");
+    throw UserError(
+        where + ": expected \"section.key=value\" with a key of letters, digits, " +
+        "'_' or '-' joined by at most " + std::to_string(kMaxKeyParts - 1) +
+        " dots, got \"" + (key.size() > 80 ? key.substr(0, 76) + " ..." : key) + "\"");
   }
   if (text.empty()) throw UserError(where + ": " + key + ": expected a value after '='");
   if (sections.count(key)) {
@@ -449,9 +466,11 @@ Deck Deck::load(const std::string& path, const std::vector<std::string>& overrid
   std::error_code ec;
   if (!in || std::filesystem::is_directory(path, ec))
     throw UserError(path + ": cannot open deck file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path, overrides);
+  // Read one byte more than a deck may hold, not the whole of a huge file or /dev/zero.
+  std::string text(kMaxDeckBytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  return parse(text, path, overrides);
 }
 
 Deck Deck::parse(const std::string& text, const std::string& name,
@@ -459,6 +478,7 @@ Deck Deck::parse(const std::string& text, const std::string& name,
   Deck deck;
   Impl& d = *deck.impl_;
   d.file = name;
+  check_deck_text(text, name);
   toml::value root;
   try {
     std::istringstream in(text);
@@ -523,6 +543,10 @@ PW_DECK_INSTANTIATE(std::vector<double>)
 PW_DECK_INSTANTIATE(std::vector<bool>)
 PW_DECK_INSTANTIATE(std::vector<std::string>)
 #undef PW_DECK_INSTANTIATE
+
+std::string Deck::where(const std::string& key) const {
+  return impl_->where_of(key);
+}
 
 void Deck::fail(const std::string& key, const std::string& what) const {
   throw UserError(impl_->where_of(key) + ": " + key + ": " + what);

@@ -49,6 +49,9 @@ class Deck {
   template <class T>
   T require(const std::string& key) const;
 
+  /// "<file>:<line>" where `key` is set (or the file alone when absent), for a message
+  /// about the key composed later than the deck is read.
+  std::string where(const std::string& key) const;
   /// Throw UserError "<file>:<line>: <key>: <what>" pointing at the key's definition (or
   /// at the file alone when the key is absent).
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;

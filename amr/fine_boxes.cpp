@@ -74,7 +74,15 @@ std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
   std::vector<char> mark(dense ? size_t(cdom.num_cells()) : 0, 0);
   std::vector<IntVect> blocks;
   for (const IntVect& t : tags) {
-    const Box cb = coarsen(grow(Box{t, t}, g), c);
+    // Cells the wrap or the clip would drop are not visited: with a buffer as wide as
+    // the domain, a tag's cost is the domain's blocks, not the buffer's.
+    Box grown = grow(Box{t, t}, g);
+    for (int d = 0; d < geom.dim; ++d)
+      if (!per[d] || grown.size()[d] >= geom.domain.size()[d]) {
+        grown.lo[d] = std::max(grown.lo[d], geom.domain.lo[d]);
+        grown.hi[d] = std::min(grown.hi[d], geom.domain.hi[d]);
+      }
+    const Box cb = coarsen(grown, c);
     for (int k = cb.lo[2]; k <= cb.hi[2]; ++k)
       for (int j = cb.lo[1]; j <= cb.hi[1]; ++j)
         for (int i = cb.lo[0]; i <= cb.hi[0]; ++i) {

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "app/network_probe.hpp"
@@ -41,7 +42,12 @@ BalancerPlanner::BalancerPlanner(const Deck& deck, const AmrConfig& cfg,
     cost_ = Cost::model;
     cost_patch_ = deck.get<double>("balance.cost_patch", 0.0);
     cost_cell_ = deck.get<double>("balance.cost_cell", 1.0);
-    if (cost_patch_ < 0 || cost_cell_ < 0 || cost_patch_ + cost_cell_ <= 0)
+    // NaN fails every comparison: ask for what is right, not against what is wrong.
+    for (const auto& [key, v] : {std::pair{"balance.cost_patch", cost_patch_},
+                                 std::pair{"balance.cost_cell", cost_cell_}})
+      if (!(v >= 0 && std::isfinite(v)))
+        deck.fail(key, "expected a finite number >= 0, got " + to_toml(v));
+    if (cost_patch_ + cost_cell_ <= 0)
       deck.fail("balance.cost_cell", "expected c_p >= 0 and c_c >= 0, not both 0");
   } else if (cost == "measured") {
     cost_ = Cost::measured;

@@ -1,17 +1,42 @@
 // patchwork DECK [key=value ...]: run a deck, with any key overridden on the command
-// line.
+// line. Every way out is one line on stderr and an exit code of app/exit_codes.hpp.
 #include <fmt/format.h>
 #include <mpi.h>
 #include <CLI/CLI.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <exception>
+#include <new>
 #include <optional>
 
+#include "amr/diagnostics.hpp"
+#include "app/exit_codes.hpp"
 #include "app/run_summary.hpp"
 #include "app/simulation.hpp"
 
 namespace {
+
+/// A message on one line: Kokkos's and CLI11's span several.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ')
+    s.pop_back();
+  return s;
+}
+
+/// An exception nobody expected, possibly on this rank alone: the other ranks may wait in
+/// a collective, so a parallel run is aborted rather than left to hang.
+int internal_error(const std::string& what) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  fmt::print(stderr, "patchwork: internal error (rank {}): {}\n", rank, one_line(what));
+  std::fflush(stderr);
+  if (size > 1) MPI_Abort(MPI_COMM_WORLD, pw::kExitInternalError);
+  return pw::kExitInternalError;
+}
 
 int run(int argc, char** argv, const pw::Comm& comm) {
   CLI::App cli{"Patchwork: block-structured AMR with pluggable load balancers"};
@@ -19,16 +44,35 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   std::vector<std::string> overrides;
   cli.add_option("deck", deck_path, "input deck (TOML)")->required();
   cli.add_option("overrides", overrides, "key=value pairs overriding deck keys");
+  std::string max_memory;
+  cli.add_option("--max-memory", max_memory,
+                 "memory a node gives the run (bytes, or a size: 16GB, 512MiB; sets "
+                 "ranks.memory_per_node; default: the node's physical memory)")
+      ->transform(CLI::AsSizeValue(true));
   cli.set_version_flag("--version", "patchwork " PATCHWORK_VERSION);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (comm.rank() != 0) return e.get_exit_code() == 0 ? 0 : 2;
-    const int code = cli.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) {  // --help, --version
+      if (comm.rank() == 0) cli.exit(e);
+      return pw::kExitOk;
+    }
+    if (comm.rank() == 0)
+      fmt::print(stderr, "patchwork: error: command line: {} (see --help)\n",
+                 one_line(e.what()));
+    return pw::kExitBadInput;
   }
+  if (!max_memory.empty())
+    overrides.push_back("ranks.memory_per_node=\"" + max_memory + "\"");
   const pw::RunIdentity id{"patchwork " PATCHWORK_VERSION, deck_path, overrides};
   std::optional<pw::Deck> deck;  // once loaded, an error is recorded in its output.dir
+  const auto fail = [&](const char* kind, const std::string& what, int code) {
+    if (comm.rank() == 0) {
+      fmt::print(stderr, "patchwork: {}: {}\n", kind, what);
+      if (deck) pw::write_error_summary(*deck, id, what, comm.size());
+    }
+    return code;
+  };
   try {
     deck = pw::Deck::load(deck_path, overrides);
     pw::Simulation sim(*deck, comm);
@@ -39,23 +83,27 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     const pw::RunResult result = sim.run(true);
     pw::write_run_summary(sim, result, *deck, id, comm);
   } catch (const pw::UserError& e) {
-    if (comm.rank() == 0) {
-      fmt::print(stderr, "patchwork: error: {}\n", e.what());
-      if (deck) pw::write_error_summary(*deck, id, e.what(), comm.size());
-    }
-    return 2;
+    return fail("error", e.what(), pw::kExitBadInput);
+  } catch (const pw::RunFailure& e) {
+    return fail("run failed", e.what(), pw::kExitRunFailed);
   }
-  return 0;
+  return pw::kExitOk;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int code = 0;
-  {
+  int code = pw::kExitOk;
+  try {
     Kokkos::ScopeGuard kokkos(argc, argv);
     code = run(argc, argv, pw::Comm(MPI_COMM_WORLD));
+  } catch (const std::bad_alloc&) {
+    code = internal_error("out of memory (std::bad_alloc)");
+  } catch (const std::exception& e) {
+    code = internal_error(e.what());
+  } catch (...) {
+    code = internal_error("an exception of unknown type");
   }
   MPI_Finalize();
   return code;

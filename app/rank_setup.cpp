@@ -1,6 +1,7 @@
 #include "app/rank_setup.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -44,14 +45,14 @@ RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank) {
       deck.fail("ranks.slow", "expected ranks in [0, " + std::to_string(nranks) +
                                   "), got " + std::to_string(k));
   const double slowdown = deck.get<double>("ranks.slowdown", 1.0);
-  if (!(slowdown >= 1))
+  if (!(slowdown >= 1) || std::isinf(slowdown))
     deck.fail("ranks.slowdown",
               "expected a factor >= 1 (kernels take this many times longer), got " +
                   to_toml(slowdown));
   if (slowdown > 1 && slow.empty())
     deck.fail("ranks.slowdown", "ranks.slow lists no rank to slow down");
   const double latency = deck.get<double>("ranks.latency", 0.0);
-  if (!(latency >= 0))
+  if (!(latency >= 0) || std::isinf(latency))
     deck.fail("ranks.latency",
               "expected seconds >= 0 added to exchanges between groups, got " +
                   to_toml(latency));
@@ -61,8 +62,9 @@ RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank) {
     r.speed = deck.get<std::vector<double>>("ranks.speed", {});
     check_length(deck, "ranks.speed", r.speed, nranks);
     for (double v : r.speed)
-      if (!(v > 0))
-        deck.fail("ranks.speed", "expected relative speeds > 0, got " + to_toml(v));
+      if (!(v > 0) || std::isinf(v))
+        deck.fail("ranks.speed",
+                  "expected finite relative speeds > 0, got " + to_toml(v));
   } else {
     for (int k : slow)
       r.speed[size_t(k)] = 1.0 / slowdown;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "amr/diagnostics.hpp"
+#include "app/memory_check.hpp"
 #include "app/rank_setup.hpp"
 #include "physics/registry.hpp"
 #include "solver/mg_config.hpp"
@@ -26,6 +27,7 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
                                                    read_poisson_bc(deck, cfg_.geom0), ef);
   }
   RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
+  check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(), comm_);
   comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
   setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, setup.ranks, comm_);
@@ -35,6 +37,8 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
               "expected a number of coarse steps >= 0 (0: only after "
               "regrids), got " +
                   std::to_string(balance_interval_));
+  allow_unstable_dt_ = deck.get<bool>("time.allow_unstable_dt", false);
+  fixed_dt_where_ = deck.where("time.fixed_dt");
   output_ = read_output_config(deck);
   const std::string restart = deck.get("restart", std::string());  // a dump to continue
   deck.check_all_used();
@@ -74,17 +78,20 @@ RunResult Simulation::run(bool verbose) {
   } else {
     hierarchy_->initialize();
   }
+  check_finite(*hierarchy_, physics_->component_names(), r.steps);
   if (r.initial_totals.empty()) r.initial_totals = component_totals(*hierarchy_);
   report_balancing(r, verbose);
   Hierarchy& h = *hierarchy_;
   if (!restart_ && output_.due(0)) dump(0, r, verbose);
   while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
+    if (cfg_.fixed_dt > 0) check_fixed_dt(r.steps);
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
     dt = std::min(dt, cfg_.stop_time - h.time());
     const double step_start = MPI_Wtime();
     const double balance_before = phase_seconds("balance");
     h.advance(dt);
     ++r.steps;
+    check_finite(h, physics_->component_names(), r.steps);
     measure_step(MPI_Wtime() - step_start, phase_seconds("balance") - balance_before);
     // balance.interval: rebalance every N coarse steps too, not only after regrids.
     if (balance_interval_ > 0 && r.steps % balance_interval_ == 0) h.rebalance();
@@ -133,6 +140,23 @@ void Simulation::dump(int step, RunResult& r, bool verbose) {
   }
   r.dumps.push_back(write_dump(*hierarchy_, info, output_));
   if (verbose && comm_.rank() == 0) fmt::print("dump {}\n", r.dumps.back());
+}
+
+void Simulation::check_fixed_dt(int step) {
+  const double limit = hierarchy_->stable_dt() / cfg_.cfl;  // at CFL number 1
+  if (cfg_.fixed_dt <= limit) return;
+  const std::string what = fmt::format(
+      "{} is above the CFL limit {:.6g} (CFL number 1) of step {}, time {:.6g}: the "
+      "run would be unstable",
+      to_toml(cfg_.fixed_dt), limit, step + 1, hierarchy_->time());
+  if (!allow_unstable_dt_)
+    throw UserError(fixed_dt_where_ +
+                    ": time.fixed_dt: expected at most the CFL limit; " + what +
+                    " (time.allow_unstable_dt = true runs it anyway)");
+  if (!warned_unstable_dt_ && comm_.rank() == 0)
+    fmt::print(stderr, "patchwork: warning: time.fixed_dt: {} (time.allow_unstable_dt)\n",
+               what);
+  warned_unstable_dt_ = true;
 }
 
 double Simulation::phase_seconds(const std::string& phase) const {

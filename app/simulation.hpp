@@ -70,6 +70,9 @@ class Simulation {
   /// Log the balancing steps made since the last call and add them to r.
   void report_balancing(RunResult& r, bool verbose);
   void print_summary(const RunResult& r) const;
+  /// time.fixed_dt against the CFL limit of the state about to be advanced: an error, or
+  /// a warning (once) under time.allow_unstable_dt. Collective.
+  void check_fixed_dt(int step);
   /// Write a dump of the current state after `step` coarse steps (phase "output").
   void dump(int step, RunResult& r, bool verbose);
 
@@ -87,6 +90,9 @@ class Simulation {
   double overhead_ = 0;       // seconds of the last balancing step (all ranks' max)
   // DIR/PREFIX_load.csv, one row per rank per balancing step; null unless output.write.
   std::unique_ptr<LoadHistory> history_;
+  std::string fixed_dt_where_;      // where the deck sets time.fixed_dt, for messages
+  bool allow_unstable_dt_ = false;  // time.allow_unstable_dt
+  bool warned_unstable_dt_ = false;
 };
 
 }  // namespace pw

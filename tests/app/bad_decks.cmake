@@ -6,6 +6,16 @@ set(PW_DECKS ${CMAKE_CURRENT_LIST_DIR}/decks)
 set(PW_GOOD_DECK ${PROJECT_SOURCE_DIR}/inputs/bubble_2d.toml)
 
 function(pw_bad_deck name expected)
+  pw_bad_input(${name} "${expected}" "" ${ARGN})
+endfunction()
+
+# As pw_bad_deck, for errors found once the run has started: exit code `code`, the
+# run's log allowed on stdout.
+function(pw_bad_run name expected code)
+  pw_bad_input(${name} "${expected}" "PW_EXPECT_CODE=${code};PW_ALLOW_STDOUT=1" ${ARGN})
+endfunction()
+
+function(pw_bad_input name expected env)
   foreach(np 1 2)
     set(dir ${CMAKE_CURRENT_BINARY_DIR}/bad_deck/${name}.np${np})
     file(MAKE_DIRECTORY ${dir})
@@ -15,7 +25,7 @@ function(pw_bad_deck name expected)
               $<TARGET_FILE:patchwork> ${ARGN}
       WORKING_DIRECTORY ${dir})
     set_tests_properties(bad_deck.${name}.np${np} PROPERTIES
-      ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)
+      ENVIRONMENT "${PW_TEST_ENV};${env}" TIMEOUT 60)
   endforeach()
 endfunction()
 
@@ -65,3 +75,84 @@ pw_bad_deck(poisson_bc "poisson.bc_lo: expected \"dirichlet\", \"neumann\" or \"
   ${PW_POISSON_DECK} "domain.periodic=[false,true]" "poisson.bc_lo=[\"robin\",\"periodic\"]")
 pw_bad_deck(clumps_count "clumps.count: expected 1 to 64, got 0"
   ${PW_POISSON_DECK} clumps.count=0)
+
+# Hostile text: refused before toml11 parses it (amr/deck_limits.hpp), in well under a
+# second, instead of a crash (deep nesting), minutes of parsing or memory exhaustion.
+pw_bad_deck(too_big "/dev/zero: longer than 64 KiB (a deck is a TOML file of a few KB)"
+  /dev/zero)
+pw_bad_deck(nul_byte "nul_byte.toml:3: a NUL byte: expected a deck (a TOML text file)"
+  ${PW_DECKS}/nul_byte.toml)
+pw_bad_deck(nul_string
+  "nul_string.toml:6: output.prefix: expected a string, got \"plt\\u0000x\" (a NUL character"
+  ${PW_DECKS}/nul_string.toml)
+pw_bad_deck(nul_override
+  "output.dir: expected a string, got \"out\\u0000put\" (a NUL character"
+  ${PW_GOOD_DECK} "output.dir=\"out\\u0000put\"")
+pw_bad_deck(nested "nested.toml:4: arrays and tables nested more than 16 deep"
+  ${PW_DECKS}/nested.toml)
+pw_bad_deck(dotted_key "dotted_key.toml:4: a dotted key of more than 8 parts"
+  ${PW_DECKS}/dotted_key.toml)
+pw_bad_deck(keys_per_line "keys_per_line.toml:4: more than 256 keys on one line"
+  ${PW_DECKS}/keys_per_line.toml)
+string(REPEAT "1, " 6000 PW_LONG_ARRAY)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/long_line.toml
+  "[domain]\nn_cell = [64, 64]\nlist = [${PW_LONG_ARRAY}1]\n")
+pw_bad_deck(long_line
+  "long_line.toml:3: a line longer than 16 KiB (split long arrays over several lines)"
+  ${CMAKE_CURRENT_BINARY_DIR}/long_line.toml)
+pw_bad_deck(override_key_parts
+  "with a key of letters, digits, '_' or '-' joined by at most 7 dots, got"
+  ${PW_GOOD_DECK} a.b.c.d.e.f.g.h.i=1)
+pw_bad_deck(override_nested "argument \"junk=[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]\": arrays and tables nested more than 16 deep"
+  ${PW_GOOD_DECK} "junk=[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]")
+
+# Sizes the domain does not allow: buffers wider than the domain (a huge n_error_buf
+# looped for hours, a huge n_proper stopped in make_fine_boxes), cell sizes and volumes
+# that overflow or underflow (the run ended with "final -nan" and exit code 0).
+pw_bad_deck(n_error_buf "amr.n_error_buf: expected at most 128 (the domain's extent in cells of level 1, the finest level tagged: a wider buffer adds nothing), got 1000000000"
+  ${PW_GOOD_DECK} amr.n_error_buf=1000000000)
+pw_bad_deck(n_proper "amr.n_proper: expected at most 64 (the smallest extent of the level-0 domain, domain.n_cell = [64, 64]: a wider buffer leaves no room for a finer level), got 65"
+  ${PW_GOOD_DECK} amr.n_proper=65)
+pw_bad_deck(extent_overflow "domain.prob_hi: expected cell sizes that are finite normal numbers on every level, got inf along x on level 0"
+  ${PW_GOOD_DECK} "domain.prob_lo=[-1e308,0.0]" "domain.prob_hi=[1e308,1.0]")
+pw_bad_deck(extent_underflow "domain.prob_hi: expected cell sizes that are finite normal numbers on every level, got 1.6e-322 along x on level 0"
+  ${PW_GOOD_DECK} "domain.prob_hi=[1e-320,1e-320]")
+pw_bad_deck(volume_underflow "domain.prob_hi: expected cell volumes that are finite normal numbers on every level, got 0.0 on level 0"
+  ${PW_GOOD_DECK} "domain.prob_hi=[1e-300,1e-300]")
+pw_bad_deck(volume_overflow "domain.prob_hi: expected cell volumes that are finite normal numbers on every level, got inf on level 0"
+  ${PW_GOOD_DECK} "domain.prob_hi=[1e200,1e200]")
+
+# Sizes that would not fit: refused before anything is allocated, with the estimate and
+# what it is compared with (--max-memory, so that the verdict is the machine's own).
+pw_bad_deck(memory_cells "domain.n_cell: level 0 (1.074e+09 cells, 1 component, 2 ghost layers) needs about 39.5 GB of field data"
+  ${PW_GOOD_DECK} "domain.n_cell=[32768,32768]" amr.max_level=0 --max-memory=16GB)
+pw_bad_deck(memory_components "domain.n_cell: level 0 (4096 cells, 1000000 components, 2 ghost layers) needs about 151 GB of field data"
+  ${PW_GOOD_DECK} advection.ncomp=1000000 --max-memory=16GB)
+pw_bad_deck(memory_ghosts "more than the 500 kB of ranks.memory_per_node"
+  ${PW_GOOD_DECK} amr.blocking_factor=2 amr.max_grid_size=2 --max-memory=500kB)
+pw_bad_deck(max_memory_unit "command line: --max-memory: abc unit not recognized"
+  ${PW_GOOD_DECK} --max-memory=abc)
+pw_bad_deck(memory_per_node "ranks.memory_per_node: expected \"physical\" or a size such as \"16GB\""
+  ${PW_GOOD_DECK} "ranks.memory_per_node=\"lots\"")
+
+# A fixed time step above the CFL limit of the state it would advance: an error at the
+# first step, not a silent instability (a warning under time.allow_unstable_dt).
+pw_bad_run(fixed_dt_above_cfl "time.fixed_dt: expected at most the CFL limit; 0.1 is above the CFL limit 0.0156266 (CFL number 1) of step 1, time 0: the run would be unstable (time.allow_unstable_dt = true runs it anyway)" 2
+  ${PW_GOOD_DECK} time.fixed_dt=0.1 output.write=false)
+pw_bad_run(fixed_dt_allowed "patchwork: warning: time.fixed_dt: 0.1 is above the CFL limit" 0
+  ${PW_GOOD_DECK} time.fixed_dt=0.1 time.allow_unstable_dt=true time.max_step=2
+  output.write=false)
+
+# Non-finite numbers where a cost or a speed is expected (they ran, balancing on NaN).
+pw_bad_deck(cost_patch_nan "balance.cost_patch: expected a finite number >= 0, got nan"
+  ${PW_GOOD_DECK} balance.cost=model balance.cost_patch=nan)
+pw_bad_deck(cost_cell_inf "balance.cost_cell: expected a finite number >= 0, got inf"
+  ${PW_GOOD_DECK} balance.cost=model balance.cost_cell=inf)
+pw_bad_deck(rank_slowdown_inf "ranks.slowdown: expected a factor >= 1"
+  ${PW_GOOD_DECK} "ranks.slow=[0]" ranks.slowdown=inf)
+
+# A state that turns non-finite stops the run on every rank with exit code 3, naming the
+# step, level, patch and component (it ran to "final inf" with exit code 0).
+pw_bad_run(nonfinite_state "patchwork: run failed: the state is not finite after step 0: level 0, patch 0 [(0,0,0) (31,31,0)], component phi0 holds a NaN or an infinity" 3
+  ${PW_GOOD_DECK} advection.amplitude=1.7e308 advection.background=1.7e308
+  output.write=false)

@@ -310,11 +310,11 @@ TEST(Deck, DeckRejectsOverrideWithEmptyValueOrBadKey) {
             "after '='");
   EXPECT_EQ(error_of([] { deck_of("", {"amr..max_level=2"}); }),
             "command line: argument \"amr..max_level=2\": expected \"section.key=value\" "
-            "with a key of letters, digits, '_' or '-' joined by dots, got "
+            "with a key of letters, digits, '_' or '-' joined by at most 7 dots, got "
             "\"amr..max_level\"");
   EXPECT_EQ(error_of([] { deck_of("", {"=2"}); }),
             "command line: argument \"=2\": expected \"section.key=value\" with a key of "
-            "letters, digits, '_' or '-' joined by dots, got \"\"");
+            "letters, digits, '_' or '-' joined by at most 7 dots, got \"\"");
 }
 
 TEST(Deck, DeckRejectsOverrideThatReplacesSectionOrValueStructure) {
