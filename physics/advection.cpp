@@ -190,11 +190,14 @@ using namespace deck_values;
 Advection::Advection(const Deck& deck, int dim) : dim_(dim) {
   if (dim != 2 && dim != 3) deck.fail("domain.dim", "expected 2 or 3");
   ncomp_ = deck.get<int>("advection.ncomp", 1);
-  if (ncomp_ < 1) deck.fail("advection.ncomp", "expected an integer >= 1");
+  // Bounded before the names are built: 2^31 - 1 components would take minutes to name
+  // before the memory estimate could refuse them.
+  if (ncomp_ < 1 || ncomp_ > 10'000'000)
+    deck.fail("advection.ncomp", "expected an integer in [1, 10000000]");
   extra_work_ = deck.get<int>("advection.extra_work", 0);
   if (extra_work_ < 0) deck.fail("advection.extra_work", "expected an integer >= 0");
   if (extra_work_ > 0)
-    extra_work_above_ = deck.get<double>("advection.extra_work_above", 1.1);
+    extra_work_above_ = finite(deck, "advection.extra_work_above", 1.1);
 
   const std::string velocity = deck.get<std::string>("advection.velocity", "swirl");
   if (velocity == "swirl") {

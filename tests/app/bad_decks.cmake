@@ -156,3 +156,7 @@ pw_bad_deck(rank_slowdown_inf "ranks.slowdown: expected a factor >= 1"
 pw_bad_run(nonfinite_state "patchwork: run failed: the state is not finite after step 0: level 0, patch 0 [(0,0,0) (31,31,0)], component phi0 holds a NaN or an infinity" 3
   ${PW_GOOD_DECK} advection.amplitude=1.7e308 advection.background=1.7e308
   output.write=false)
+pw_bad_deck(ncomp_int_max "advection.ncomp: expected an integer in [1, 10000000]"
+  ${PW_GOOD_DECK} advection.ncomp=2147483647)
+pw_bad_deck(extra_work_above_nan "advection.extra_work_above: expected a finite number"
+  ${PW_GOOD_DECK} advection.extra_work=1 advection.extra_work_above=nan)
