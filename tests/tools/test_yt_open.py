@@ -55,6 +55,50 @@ def check_dump(path, yt, h5py):
     assert got == expected, f"{path}: yt {got} at {centre}, h5py {expected}"
     print(f"{path}: {dim}D, {nlev} levels, {ngrids} grids, {ncomp} components, "
           f"{name} at {centre} = {got} (yt) = {expected} (h5py)")
+    check_gas(path, ds, h5py)
+
+
+def check_gas(path, ds, h5py):
+    """For hydro dumps: tools/patchwork_yt.py's pressure and velocity at the most
+    energetic cell of the finest level's first box equal what the conserved values h5py
+    reads there give. Returns whether the dump was a hydro one."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "..", "tools"))
+    import patchwork_yt
+    gamma = patchwork_yt.add_gas_fields(ds)
+    if gamma is None:
+        return False
+    with h5py.File(path, "r") as f:
+        dim = int(f["Chombo_global"].attrs["SpaceDim"])
+        nlev = int(f.attrs["num_levels"])
+        names = [f.attrs[f"component_{c}"].decode()
+                 for c in range(int(f.attrs["num_components"]))]
+        fine = f[f"level_{nlev - 1}"]
+        dx = float(fine.attrs["dx"])
+        box = fine["boxes"][0]
+        lo = [int(box[f"lo_{a}"]) for a in "ijk"[:dim]]
+        size = [int(box[f"hi_{a}"]) - int(box[f"lo_{a}"]) + 1 for a in "ijk"[:dim]]
+        cells = 1
+        for n in size:
+            cells *= n
+        offset = int(fine["data:offsets=0"][0])
+        values = fine["data:datatype=0"][offset:offset + cells * len(names)]
+    comp = {n: values[c * cells:(c + 1) * cells] for c, n in enumerate(names)}
+    cell = max(range(cells), key=lambda m: comp["energy-density"][m])  # i fastest
+    index = [cell % size[0], (cell // size[0]) % size[1]] + (
+        [cell // (size[0] * size[1])] if dim == 3 else [])
+    centre = [(lo[d] + index[d] + 0.5) * dx for d in range(dim)] + [0.5] * (3 - dim)
+    u = {n: float(comp[n][cell]) for n in names}
+    m2 = sum(u[f"{a}-momentum"] ** 2 for a in "XYZ")
+    p = (gamma - 1) * (u["energy-density"] - 0.5 * m2 / u["density"])
+    point = ds.point(centre)
+    got_p = float(point[("gas", "pressure")][0])
+    got_u = float(point[("gas", "velocity_x")][0])
+    assert abs(got_p - p) <= 1e-12 * abs(p), f"{path}: pressure yt {got_p}, dump {p}"
+    assert got_u == u["X-momentum"] / u["density"], f"{path}: velocity_x yt {got_u}"
+    print(f"{path}: hydro: at {centre} yt's pressure {got_p:.6g} and velocity_x "
+          f"{got_u:.6g} are the dump's (gamma {gamma})")
+    return True
 
 
 def main():

@@ -20,10 +20,11 @@ endfunction()
 
 pw_yt_dump(2d bubble_2d.toml time.max_step=4)
 pw_yt_dump(3d bubble_3d.toml time.max_step=2)
+pw_yt_dump(hydro blast_2d.toml time.max_step=4 domain.n_cell=[64,64])
 
 add_test(NAME yt.open_2d_3d
   COMMAND ${PW_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_yt_open.py
-          2d/plt_00004.h5 3d/plt_00002.h5
+          2d/plt_00004.h5 3d/plt_00002.h5 hydro/plt_00004.h5
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(yt.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
   SKIP_RETURN_CODE 77 TIMEOUT 300)
