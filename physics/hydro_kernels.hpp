@@ -39,6 +39,14 @@ struct VarFields {
   Field3 v[hydro_index::max_vars];
 };
 
+/// One Field3 per component of a (the first nv).
+inline VarFields fields_of(const Array4& a, int nv) {
+  VarFields f;
+  for (int c = 0; c < nv; ++c)
+    f.v[c] = component(a, c);
+  return f;
+}
+
 /// The counters hydro's advance() adds to, in Physics::counter_names() order.
 namespace hydro_counter {
 constexpr int fallbacks = 0;        // cells reconstructed at first order

@@ -1,0 +1,322 @@
+// The MUSCL-Hancock stages over one patch, each one launch over its cells or faces, with
+// the limiter and the Riemann solver as template arguments.
+#include "physics/hydro_advance.hpp"
+
+#include <type_traits>
+
+namespace pw {
+
+// Launch helpers hold the kernels: free functions (not private members), because CUDA's
+// extended lambdas may not live in private member functions; a named namespace, as
+// CUDA does not allow them in functions of an unnamed one.
+namespace hydro_detail {
+
+using namespace hydro_index;
+
+/// The cells whose primitives the predictor reads: box grown by 2 in the used directions.
+template <int DIM>
+Box prim_box(const Box& box) {
+  return grow(box, IntVect::in_dims(DIM, 2, 0));
+}
+/// The cells whose predicted states the faces of box read: box grown by 1.
+template <int DIM>
+Box state_box(const Box& box) {
+  return grow(box, IntVect::in_dims(DIM, 1, 0));
+}
+
+/// Scratch: the gas's primitive arrays over prim_box, then nv predicted-state arrays and
+/// nv slope arrays per direction over state_box.
+template <int DIM>
+long scratch_doubles(const Box& box, int nv) {
+  return nbase * prim_box<DIM>(box).num_cells() +
+         nv * (1 + DIM) * state_box<DIM>(box).num_cells();
+}
+
+/// Fields over the scratch of one patch.
+template <int DIM>
+struct HydroScratch {
+  VarFields w;        // the gas's primitives over prim_box
+  VarFields ws;       // predicted (t + dt/2) primitives over state_box
+  VarFields dw[DIM];  // limited slopes along each direction over state_box
+
+  HydroScratch(const Box& box, int nv, double* mem) {
+    const Box pb = prim_box<DIM>(box), sb = state_box<DIM>(box);
+    const long np = pb.num_cells(), ns = sb.num_cells();
+    for (int c = 0; c < nbase; ++c)
+      w.v[c] = field_over(mem + c * np, pb);
+    mem += nbase * np;
+    for (int c = 0; c < nv; ++c)
+      ws.v[c] = field_over(mem + c * ns, sb);
+    mem += nv * ns;
+    for (int d = 0; d < DIM; ++d)
+      for (int c = 0; c < nv; ++c)
+        dw[d].v[c] = field_over(mem + (d * nv + c) * ns, sb);
+  }
+};
+
+/// The predictor of cell (i, j, k): limited slopes of the gas's primitives along each
+/// direction, and the state at t + dt/2 from the quasi-linear equations. Falls back to
+/// first order (no slopes) where a face state would lose positivity, and counts that in
+/// t.n[0] for the cells of `box`. Selects throughout, so that the loop vectorizes.
+template <int DIM, Limiter L>
+KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
+                                              const HydroScratch<DIM>& s,
+                                              const double hdt[3], const Box& box,
+                                              Tally<1>& t) {
+  double w[nbase], dw[DIM][nbase], change[nbase];
+  for (int c = 0; c < nbase; ++c) {
+    w[c] = s.w.v[c](i, j, k);
+    change[c] = 0.0;
+  }
+  for (int d = 0; d < DIM; ++d) {
+    const int di = d == 0, dj = d == 1, dk = d == 2;
+    for (int c = 0; c < nbase; ++c) {
+      const Field3& f = s.w.v[c];
+      dw[d][c] = limit_slope<L>(w[c] - f(i - di, j - dj, k - dk),
+                                f(i + di, j + dj, k + dk) - w[c]);
+    }
+    double a[nbase] = {0, 0, 0, 0, 0};
+    primitive_flux_slope(hp, d, w, dw[d], a);
+    for (int c = 0; c < nbase; ++c)
+      change[c] += hdt[d] * a[c];
+  }
+  double ws[nbase];
+  for (int c = 0; c < nbase; ++c)
+    ws[c] = w[c] - change[c];
+  bool ok = admissible(ws);
+  for (int d = 0; d < DIM; ++d)
+    for (int side = -1; side <= 1; side += 2) {
+      double face[nbase];
+      face[rho] = ws[rho] + 0.5 * side * dw[d][rho];
+      face[pres] = ws[pres] + 0.5 * side * dw[d][pres];
+      ok = ok & admissible(face);
+    }
+  const bool inside = (i >= box.lo[0]) & (i <= box.hi[0]) & (j >= box.lo[1]) &
+                      (j <= box.hi[1]) & (k >= box.lo[2]) & (k <= box.hi[2]);
+  t.n[0] += int(!ok & inside);
+  for (int c = 0; c < nbase; ++c) {
+    s.ws.v[c](i, j, k) = ok ? ws[c] : w[c];
+    for (int d = 0; d < DIM; ++d)
+      s.dw[d].v[c](i, j, k) = ok ? dw[d][c] : 0.0;
+  }
+}
+
+/// The predictor of the passive scalars of cell (i, j, k): limited slopes of the scalar
+/// (density times scalar over density), carried by the cell's velocity for half a step.
+/// (Their slopes never make the gas fall back.)
+template <int DIM, Limiter L>
+KOKKOS_FORCEINLINE_FUNCTION void predict_scalars(int i, int j, int k,
+                                                 const HydroParams& hp,
+                                                 const HydroScratch<DIM>& s,
+                                                 const VarFields& u,
+                                                 const double hdt[3]) {
+  const Field3& r = s.w.v[rho];
+  for (int c = nbase; c < hp.nvars(); ++c) {
+    const double q = u.v[c](i, j, k) / r(i, j, k);
+    double change = 0.0;
+    for (int d = 0; d < DIM; ++d) {
+      const int di = d == 0, dj = d == 1, dk = d == 2;
+      const double qm = u.v[c](i - di, j - dj, k - dk) / r(i - di, j - dj, k - dk);
+      const double qp = u.v[c](i + di, j + dj, k + dk) / r(i + di, j + dj, k + dk);
+      const double dq = limit_slope<L>(q - qm, qp - q);
+      change += hdt[d] * s.w.v[vel + d](i, j, k) * dq;
+      s.dw[d].v[c](i, j, k) = dq;
+    }
+    s.ws.v[c](i, j, k) = q - change;
+  }
+}
+
+/// The Riemann flux through the D-face (i, j, k) (the lo face of cell i) between the
+/// predicted states of the cells beside it, into flux (conserved order).
+template <int DIM, int D, RiemannSolver R>
+KOKKOS_FORCEINLINE_FUNCTION void face_flux(int i, int j, int k, const HydroParams& hp,
+                                           const HydroScratch<DIM>& s,
+                                           const VarFields& flux) {
+  constexpr int di = D == 0, dj = D == 1, dk = D == 2;
+  double wl[nbase], wr[nbase], f[nbase];
+  for (int c = 0; c < nbase; ++c) {
+    wl[c] =
+        s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
+    wr[c] = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
+  }
+  riemann_flux<R>(hp, D, wl, wr, f);
+  for (int c = 0; c < nbase; ++c)
+    flux.v[c](i, j, k) = f[c];
+}
+
+/// The passive scalars' fluxes through the D-face (i, j, k), upwind by its mass flux.
+template <int DIM, int D>
+KOKKOS_FORCEINLINE_FUNCTION void scalar_face_flux(int i, int j, int k,
+                                                  const HydroParams& hp,
+                                                  const HydroScratch<DIM>& s,
+                                                  const VarFields& flux) {
+  constexpr int di = D == 0, dj = D == 1, dk = D == 2;
+  const double mass = flux.v[rho](i, j, k);
+  for (int c = nbase; c < hp.nvars(); ++c) {
+    const double sl =
+        s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
+    const double sr = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
+    flux.v[c](i, j, k) = scalar_flux(mass, sl, sr);
+  }
+}
+
+/// Component c of cell (i, j, k) after the conservative update.
+template <int DIM>
+KOKKOS_FORCEINLINE_FUNCTION double updated(int c, int i, int j, int k, const VarFields& u,
+                                           const VarFields flux[3],
+                                           const double dtdx[3]) {
+  double v = u.v[c](i, j, k);
+  v -= dtdx[0] * (flux[0].v[c](i + 1, j, k) - flux[0].v[c](i, j, k));
+  v -= dtdx[1] * (flux[1].v[c](i, j + 1, k) - flux[1].v[c](i, j, k));
+  if constexpr (DIM == 3)
+    v -= dtdx[2] * (flux[2].v[c](i, j, k + 1) - flux[2].v[c](i, j, k));
+  return v;
+}
+
+/// The conservative update of the gas in cell (i, j, k), then the floors, counted in
+/// t.n[0] (density) and t.n[1] (pressure).
+template <int DIM>
+KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroParams& hp,
+                                             const VarFields& u, const VarFields& un,
+                                             const VarFields flux[3],
+                                             const double dtdx[3], Tally<2>& t) {
+  double q[nbase];
+  for (int c = 0; c < nbase; ++c)
+    q[c] = updated<DIM>(c, i, j, k, u, flux, dtdx);
+  const bool low_density = q[rho] < hp.density_floor;
+  q[rho] = low_density ? hp.density_floor : q[rho];
+  const double ke =
+      0.5 * (q[mom] * q[mom] + q[mom + 1] * q[mom + 1] + q[mom + 2] * q[mom + 2]) /
+      q[rho];
+  const bool low_pressure = (hp.gamma - 1.0) * (q[energy] - ke) < hp.pressure_floor;
+  q[energy] = low_pressure ? hp.pressure_floor / (hp.gamma - 1.0) + ke : q[energy];
+  t.n[0] += int(low_density);
+  t.n[1] += int(low_pressure);
+  for (int c = 0; c < nbase; ++c)
+    un.v[c](i, j, k) = q[c];
+}
+
+template <int DIM, Limiter L, RiemannSolver R>
+void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
+                   const Array4& u_old, const Array4& u_new, const Array4 flux[3],
+                   double dt, double* mem, const Counters& counters) {
+  const int nv = hp.nvars();
+  const HydroScratch<DIM> s(box, nv, mem);
+  const VarFields u = fields_of(u_old, nv), un = fields_of(u_new, nv);
+  const VarFields fl[3] = {fields_of(flux[0], nv), fields_of(flux[1], nv),
+                           DIM == 3 ? fields_of(flux[2], nv) : VarFields{}};
+  const double hdt[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
+  const double dtdx[3] = {dt / g.dx[0], dt / g.dx[1], dt / g.dx[2]};
+  const VarFields w = s.w;
+  const bool scalars = hp.nscalars > 0;
+  using namespace hydro_counter;
+  for_each_cell_simd_tally<1>(
+      "hydro::primitives", prim_box<DIM>(box), counters, read_floors,
+      KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
+        double q[nbase];
+        t.n[0] += to_primitive(hp, u, i, j, k, q);
+        for (int c = 0; c < nbase; ++c)
+          w.v[c](i, j, k) = q[c];
+      });
+  for_each_cell_simd_tally<1>(
+      "hydro::predict", state_box<DIM>(box), counters, fallbacks,
+      KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
+        predict_cell<DIM, L>(i, j, k, hp, s, hdt, box, t);
+      });
+  if (scalars)
+    for_each_cell_simd(
+        "hydro::predict_scalars", state_box<DIM>(box),
+        KOKKOS_LAMBDA(int i, int j, int k) {
+          predict_scalars<DIM, L>(i, j, k, hp, s, u, hdt);
+        });
+  for_each_cell_simd(
+      "hydro::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
+        face_flux<DIM, 0, R>(i, j, k, hp, s, fl[0]);
+      });
+  for_each_cell_simd(
+      "hydro::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
+        face_flux<DIM, 1, R>(i, j, k, hp, s, fl[1]);
+      });
+  if constexpr (DIM == 3) {
+    for_each_cell_simd(
+        "hydro::flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
+          face_flux<DIM, 2, R>(i, j, k, hp, s, fl[2]);
+        });
+  }
+  if (scalars) {
+    for_each_cell_simd(
+        "hydro::scalar_flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
+          scalar_face_flux<DIM, 0>(i, j, k, hp, s, fl[0]);
+        });
+    for_each_cell_simd(
+        "hydro::scalar_flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
+          scalar_face_flux<DIM, 1>(i, j, k, hp, s, fl[1]);
+        });
+    if constexpr (DIM == 3) {
+      for_each_cell_simd(
+          "hydro::scalar_flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
+            scalar_face_flux<DIM, 2>(i, j, k, hp, s, fl[2]);
+          });
+    }
+  }
+  for_each_cell_simd_tally<2>(
+      "hydro::update", box, counters, density_floors,
+      KOKKOS_LAMBDA(int i, int j, int k, Tally<2>& t) {
+        update_cell<DIM>(i, j, k, hp, u, un, fl, dtdx, t);
+      });
+  if (scalars)
+    for_each_cell_simd(
+        "hydro::update_scalars", box, KOKKOS_LAMBDA(int i, int j, int k) {
+          for (int c = nbase; c < hp.nvars(); ++c)
+            un.v[c](i, j, k) = updated<DIM>(c, i, j, k, u, fl, dtdx);
+        });
+}
+
+/// advance_patch for the run's limiter and Riemann solver (template arguments, so that
+/// the kernels hold no branch on them).
+template <int DIM>
+void advance_dispatch(const HydroParams& hp, const LevelGeom& g, const Box& box,
+                      const Array4& u_old, const Array4& u_new, const Array4 flux[3],
+                      double dt, double* mem, const Counters& counters) {
+  auto with = [&](auto lim) {
+    constexpr Limiter L = decltype(lim)::value;
+    if (hp.riemann == RiemannSolver::hlle) {
+      advance_patch<DIM, L, RiemannSolver::hlle>(hp, g, box, u_old, u_new, flux, dt, mem,
+                                                 counters);
+    } else {
+      advance_patch<DIM, L, RiemannSolver::hllc>(hp, g, box, u_old, u_new, flux, dt, mem,
+                                                 counters);
+    }
+  };
+  switch (hp.limiter) {
+    case Limiter::first_order:
+      return with(std::integral_constant<Limiter, Limiter::first_order>());
+    case Limiter::minmod:
+      return with(std::integral_constant<Limiter, Limiter::minmod>());
+    case Limiter::van_leer:
+      return with(std::integral_constant<Limiter, Limiter::van_leer>());
+    case Limiter::mc:
+      return with(std::integral_constant<Limiter, Limiter::mc>());
+  }
+}
+
+}  // namespace hydro_detail
+
+using namespace hydro_detail;
+
+long hydro_scratch_size(const HydroParams& hp, int dim, const Box& box) {
+  return dim == 2 ? scratch_doubles<2>(box, hp.nvars())
+                  : scratch_doubles<3>(box, hp.nvars());
+}
+
+void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g, const Box& box,
+                   const Array4& u_old, const Array4& u_new, const Array4 flux[3],
+                   double dt, double* mem, const Counters& counters) {
+  if (dim == 2) {
+    advance_dispatch<2>(hp, g, box, u_old, u_new, flux, dt, mem, counters);
+  } else {
+    advance_dispatch<3>(hp, g, box, u_old, u_new, flux, dt, mem, counters);
+  }
+}
+
+}  // namespace pw
