@@ -2,17 +2,34 @@
 # refactor (the state became a LevelData, walls and interpolation declared per component
 # by the physics module). A change that moves any bit of an advection run fails here.
 # Short runs (a few seconds each) of every deck in inputs/, with walls, two components
-# and ratio 4, at 1 and 2 ranks.
+# and ratio 4, as ranks x threads: 1x1 and 2x1, and 1x2 where Kokkos runs host threads
+# (OpenMP), so one set of recorded numbers proves the answer the same across Kokkos builds,
+# rank counts and thread counts. Each run's summary must show the threads it was given.
 set(PW_INPUTS ${PROJECT_SOURCE_DIR}/inputs)
+set(PW_FINGERPRINT_RUNS 1x1 2x1)
+if(PW_HOST_THREADS)  # from tests/CMakeLists.txt, as PW_KOKKOS_SPACE
+  list(INSERT PW_FINGERPRINT_RUNS 1 1x2)
+endif()
 
 function(pw_fingerprint name expected)
-  foreach(np 1 2)
-    add_test(NAME fingerprint.${name}.np${np}
-      COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_fingerprint.sh ${expected}
+  foreach(run IN LISTS PW_FINGERPRINT_RUNS)
+    string(REPLACE "x" ";" rt ${run})
+    list(GET rt 0 np)
+    list(GET rt 1 threads)
+    set(dir ${CMAKE_CURRENT_BINARY_DIR}/fingerprint/${name}.${run})
+    set(check -)
+    if(NOT PW_KOKKOS_SPACE STREQUAL -)
+      set(check ${PW_KOKKOS_SPACE}:${threads})
+    endif()
+    add_test(NAME fingerprint.${name}.${run}
+      COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_fingerprint.sh ${expected} ${check}
+              ${dir}/plt_summary.json
               ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
-              $<TARGET_FILE:patchwork> ${ARGN} output.write=false)
-    set_tests_properties(fingerprint.${name}.np${np} PROPERTIES
-      ENVIRONMENT "${PW_TEST_ENV}" PROCESSORS ${np} TIMEOUT 300)
+              $<TARGET_FILE:patchwork> ${ARGN} output.write=false output.dir=${dir})
+    math(EXPR processors "${np} * ${threads}")
+    set_tests_properties(fingerprint.${name}.${run} PROPERTIES
+      ENVIRONMENT "${PW_TEST_ENV_BASE};OMP_NUM_THREADS=${threads}"
+      PROCESSORS ${processors} TIMEOUT 300)
   endforeach()
 endfunction()
 
