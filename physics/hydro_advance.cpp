@@ -57,7 +57,8 @@ struct HydroScratch {
 /// The predictor of cell (i, j, k): limited slopes of the gas's primitives along each
 /// direction, and the state at t + dt/2 from the quasi-linear equations. Falls back to
 /// first order (no slopes) where a face state would lose positivity, and counts that in
-/// t.n[0] for the cells of `box`. Selects throughout, so that the loop vectorizes.
+/// t.n[0] for the cells of `box`. Selects throughout, no branches (GCC still declines to
+/// vectorize the loop: see the README's hydro benchmark).
 template <int DIM, Limiter L>
 KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
                                               const HydroScratch<DIM>& s,

@@ -67,7 +67,7 @@ KOKKOS_FORCEINLINE_FUNCTION double habs(double a) {
 }
 
 /// A limited slope from the differences to the left and right neighbours, in selects
-/// (no branches), so that loops over cells vectorize.
+/// (no branches): a GPU warp does not diverge, and a vectorizer need not if-convert.
 template <Limiter L>
 KOKKOS_FORCEINLINE_FUNCTION double limit_slope(double dl, double dr) {
   const double al = habs(dl), ar = habs(dr);
