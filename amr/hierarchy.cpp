@@ -105,7 +105,7 @@ void Hierarchy::initialize() {
   }
   average_down_all();
   balance(0);
-  if (hook_) hook_->at_sync(*this);
+  if (hook_) hook_->at_sync(*this, SyncPoint::built);
 }
 
 void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
@@ -135,7 +135,7 @@ void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
   cell_updates_ = state.cell_updates;
   regrids_ = state.regrids;
   balance(0);
-  if (hook_) hook_->at_sync(*this);
+  if (hook_) hook_->at_sync(*this, SyncPoint::restored);
 }
 
 double Hierarchy::stable_dt() const {

@@ -14,7 +14,7 @@
 #include "amr/level.hpp"
 #include "amr/phase_timers.hpp"
 #include "amr/physics.hpp"
-#include "amr/sync_hook.hpp"
+#include "amr/step_hook.hpp"
 
 namespace pw {
 
@@ -65,11 +65,11 @@ class Hierarchy {
 
   int finest_level() const { return int(levels_.size()) - 1; }
   const Level& level(int l) const { return levels_[l]; }
-  /// For a SyncHook, which may change the state's values (never the layouts).
+  /// For a StepHook, which may change the state's values (never the layouts).
   Level& level(int l) { return levels_[l]; }
   /// Called when every level is at one time (after initialize(), restore() and each
-  /// coarse step); null for none. Not owned.
-  void set_sync_hook(SyncHook* hook) { hook_ = hook; }
+  /// coarse step) and after each level step; null for none. Not owned.
+  void set_step_hook(StepHook* hook) { hook_ = hook; }
   double time() const { return levels_[0].t_new; }
   int ncomp() const { return ncomp_; }
   int nghost() const { return nghost_; }
@@ -135,7 +135,7 @@ class Hierarchy {
   std::vector<Interp> interp_;  // the state's coarse-fine interpolation, per component
   mutable Scratch scratch_;
   Counters counters_;  // the module's event counts on this rank
-  SyncHook* hook_ = nullptr;
+  StepHook* hook_ = nullptr;
   std::vector<Level> levels_;
   PhaseTimers timers_;
   long cell_updates_ = 0;

@@ -139,4 +139,14 @@ void LevelData::copy_from(const LevelData& src) {
     if (owns(p)) Kokkos::deep_copy(fabs_[p].data, src.fabs_[p].data);
 }
 
+void LevelData::copy_component(int dc, const LevelData& src, int sc) {
+  for (size_t p = 0; p < size(); ++p) {
+    if (!owns(p)) continue;
+    const Array4 from = src[p].array(), to = fabs_[p].array();
+    for_each_cell(
+        "LevelData::copy_component", box(p),
+        KOKKOS_LAMBDA(int i, int j, int k) { to(i, j, k, dc) = from(i, j, k, sc); });
+  }
+}
+
 }  // namespace pw

@@ -81,6 +81,9 @@ class LevelData {
   void set_val(double v);
   /// Every cell (ghosts included) of every owned patch = src's, same shape.
   void copy_from(const LevelData& src);
+  /// Component dc of the interiors of the owned patches = src's component sc (src: the
+  /// same layout, any components and ghosts).
+  void copy_component(int dc, const LevelData& src, int sc);
 
  private:
   struct Plans;

@@ -39,6 +39,15 @@ struct EllipticFields {
   int phi = -1, rhs = -1, res = -1;
 };
 
+/// A module whose matter feels its own gravity: after each level step the solver finds
+/// lap(phi) = four_pi_G (rho - rho_mean) on that level (rho_mean: the domain's mean
+/// where the walls leave the problem singular, else 0), keeps phi in component `phi`
+/// and calls gravity_kick(). phi < 0: no self-gravity.
+struct GravityFields {
+  int phi = -1, density = -1;
+  double four_pi_G = 0;
+};
+
 class Physics {
  public:
   virtual ~Physics() = default;
@@ -54,6 +63,15 @@ class Physics {
   /// The components the time stepper solves lap(phi) = rhs for (none by default: a
   /// hyperbolic module).
   virtual EllipticFields elliptic() const { return {}; }
+  /// The components self-gravity works on (none by default).
+  virtual GravityFields gravity() const { return {}; }
+  /// The impulse of gravity over dt on `box` of u: momenta += dt rho g with g = -grad
+  /// phi (centred differences of component 0 of phi, whose first ghost layer is
+  /// filled), and the total energy gains the kinetic energy that adds. The solver calls
+  /// it after each level's solve; only modules with gravity() implement it.
+  virtual void gravity_kick(const LevelGeom& /*g*/, const Box& /*box*/,
+                            const Array4& /*u*/, const Array4& /*phi*/,
+                            double /*dt*/) const {}
   /// The events advance() counts (none by default); the run summary prints their sums.
   virtual std::vector<std::string> counter_names() const { return {}; }
   /// Doubles of scratch that stable_dt() and advance() need for `box`.

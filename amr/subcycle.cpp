@@ -8,7 +8,7 @@ namespace pw {
 
 void Hierarchy::advance(double dt) {
   advance_level(0, dt);
-  if (hook_) hook_->at_sync(*this);
+  if (hook_) hook_->at_sync(*this, SyncPoint::stepped);
 }
 
 void Hierarchy::advance_level(int l, double dt) {
@@ -50,6 +50,7 @@ void Hierarchy::advance_level(int l, double dt) {
     L.timed_steps += 1;
     cell_updates_ += L.num_cells();
   }
+  if (hook_) hook_->after_level_step(*this, l, dt);
   if (l < finest_level()) {
     levels_[l + 1].reg.reset();
     const int r = cfg_.ref_ratio[l];

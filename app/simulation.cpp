@@ -15,7 +15,9 @@ namespace pw {
 Simulation::Simulation(const Deck& deck, const Comm& comm)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
-  if (const EllipticFields ef = physics_->elliptic(); ef.phi >= 0) {
+  const EllipticFields ef = physics_->elliptic();
+  const bool gravity = physics_->gravity().phi >= 0;
+  if (ef.phi >= 0 || gravity) {
     const std::string mode = deck.get<std::string>("poisson.solve", "levels");
     if (mode == "composite")
       deck.fail(
@@ -23,8 +25,13 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
           "\"composite\" (the multilevel solve) is not implemented yet; use \"levels\"");
     if (mode != "levels")
       deck.fail("poisson.solve", "expected \"levels\", got \"" + mode + "\"");
-    solve_ = std::make_unique<LevelByLevelPoisson>(read_mg_config(deck),
-                                                   read_poisson_bc(deck, cfg_.geom0), ef);
+    const MgConfig mg = read_mg_config(deck);
+    const PoissonBc bc = read_poisson_bc(deck, cfg_.geom0);
+    if (gravity) {
+      solve_ = std::make_unique<SelfGravitySolve>(*physics_, mg, bc);
+    } else {
+      solve_ = std::make_unique<LevelByLevelPoisson>(mg, bc, ef);
+    }
   }
   RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
   check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(), comm_);
@@ -44,7 +51,7 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   deck.check_all_used();
   deck_echo_ = deck.echo();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
-  if (solve_) hierarchy_->set_sync_hook(solve_.get());
+  if (solve_) hierarchy_->set_step_hook(solve_.get());
   if (!restart.empty())  // a bad file is a UserError here, before any work
     restart_ = std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(),
                                             physics_->nghost(), comm_);

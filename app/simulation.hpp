@@ -16,6 +16,7 @@
 #include "app/balancer_planner.hpp"
 #include "app/load_history.hpp"
 #include "solver/level_poisson.hpp"
+#include "solver/self_gravity.hpp"
 
 namespace pw {
 
@@ -80,7 +81,7 @@ class Simulation {
   AmrConfig cfg_;
   std::unique_ptr<Physics> physics_;
   std::unique_ptr<BalancerPlanner> planner_;
-  std::unique_ptr<LevelByLevelPoisson> solve_;  // for modules with an elliptic part
+  std::unique_ptr<PoissonHook> solve_;  // for modules with an elliptic part or gravity
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<Checkpoint> restart_;  // restart=FILE, checked; null for a fresh run
   OutputConfig output_;

@@ -2,9 +2,12 @@
 // bound and tagging (the MUSCL-Hancock stages are in hydro_advance.cpp).
 #include "physics/hydro.hpp"
 
+#include "amr/amr_config.hpp"
 #include "physics/deck_values.hpp"
 #include "physics/hydro_advance.hpp"
+#include "solver/mg_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -115,9 +118,24 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   }
   hp_.density_floor = positive(deck, "hydro.density_floor", 1e-10);
   hp_.pressure_floor = positive(deck, "hydro.pressure_floor", 1e-10);
-  if (deck.has("hydro.gravity") && deck.get<bool>("hydro.gravity", false))
-    deck.fail("hydro.gravity",
-              "self-gravity is not implemented yet (the gas runs without it)");
+  const LevelGeom geom = read_amr_config(deck).geom0;
+  hp_.gravity = deck.get<bool>("hydro.gravity", false);
+  for (const char* key : {"hydro.G", "hydro.jeans_cells"})
+    if (!hp_.gravity && deck.has(key))
+      deck.fail(key, "is a self-gravity setting, but hydro.gravity is false");
+  if (hp_.gravity) {
+    hp_.four_pi_G = 4.0 * kmath::pi * positive(deck, "hydro.G", 1.0);
+    jeans_cells_ = deck.get<double>("hydro.jeans_cells", 4.0);
+    if (!(jeans_cells_ >= 0) || !std::isfinite(jeans_cells_))
+      deck.fail("hydro.jeans_cells",
+                "expected a number of cells >= 0 (0: no Jeans tags)");
+    for (int d = 0; d < dim; ++d)
+      if (!geom.periodic[d] && !deck.has("poisson.bc_lo") && !deck.has("poisson.bc_hi"))
+        deck.fail("hydro.gravity",
+                  std::string("the box is not periodic along ") + "xyz"[d] +
+                      ": say what phi does at the walls with poisson.bc_lo and "
+                      "poisson.bc_hi (dirichlet or neumann per direction)");
+  }
 
   const std::string tag = deck.get<std::string>("hydro.tag", "loehner");
   if (tag == "loehner") {
@@ -200,10 +218,31 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
                 std::vector<double>(size_t(dim), 0.0), "one per direction");
     for (int d = 0; d < dim; ++d)
       problem_.velocity[d] = v[size_t(d)];
+  } else if (problem == "jeans") {
+    problem_.kind = HydroProblemKind::jeans;
+    problem_.amplitude = positive(deck, "jeans.amplitude", 1e-3);
+    std::vector<double> def(size_t(dim), 0.0);
+    def[0] = 1.0;
+    const std::vector<double> k =
+        numbers(deck, "jeans.wavenumber", size_t(dim), def, "waves per unit length");
+    for (int d = 0; d < dim; ++d)
+      problem_.wavenumber[d] = k[size_t(d)];
+    problem_.rho0 = positive(deck, "jeans.density", 1.0);
+    problem_.p0 = positive(deck, "jeans.pressure", 1.0 / g);
+  } else if (problem == "clumps") {
+    problem_.kind = HydroProblemKind::clumps;
+    problem_.clumps = read_clumps(deck, geom, 0.0);
+    problem_.rho0 = positive(deck, "clumps.density", 1.0);
+    problem_.p0 = positive(deck, "clumps.pressure", 1.0);
+    for (int c = 0; c < problem_.clumps.count; ++c)
+      if (!(problem_.clumps.amplitude[c] >= 0))
+        deck.fail(
+            "clumps.amplitudes",
+            "expected density excesses >= 0 (the gas's density must stay positive)");
   } else {
-    deck.fail(
-        "hydro.problem",
-        one_of({"shock_tube", "blast", "shockpool", "sound_wave", "uniform"}, problem));
+    deck.fail("hydro.problem", one_of({"shock_tube", "blast", "shockpool", "sound_wave",
+                                       "uniform", "jeans", "clumps"},
+                                      problem));
   }
 
   // Walls per face. Periodicity is the domain's: a face says "periodic" exactly where
@@ -260,6 +299,8 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
       }
     }
   }
+  // phi's walls are the solver's.
+  if (hp_.gravity) bcs_.push_back(read_poisson_bc(deck, geom).as_bcs()[0]);
 }
 
 std::vector<std::string> Hydro::component_names() const {
@@ -268,11 +309,24 @@ std::vector<std::string> Hydro::component_names() const {
                                     "energy-density"};
   for (int s = 0; s < hp_.nscalars; ++s)
     names.push_back("scalar" + std::to_string(s));
+  if (hp_.gravity) names.push_back("phi");
   return names;
 }
 
 std::vector<Interp> Hydro::interpolation() const {
-  return std::vector<Interp>(size_t(hp_.nvars()), Interp::conservative_linear);
+  std::vector<Interp> interp(size_t(hp_.nvars()), Interp::conservative_linear);
+  if (hp_.gravity) interp.push_back(Interp::quadratic);
+  return interp;
+}
+
+GravityFields Hydro::gravity() const {
+  if (!hp_.gravity) return {};
+  return {hp_.nvars(), rho, hp_.four_pi_G};
+}
+
+void Hydro::gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
+                         const Array4& phi, double dt) const {
+  if (!box.empty()) hydro_gravity_kick(dim_, g, box, u, phi, dt);
 }
 
 std::vector<std::string> Hydro::counter_names() const {
@@ -329,13 +383,22 @@ void Hydro::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
   hydro_advance(hp_, dim_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
 }
 
-void Hydro::tag(const LevelGeom& /*g*/, const Box& box, const Array4& u,
-                const TagArray& tags, int /*level*/, double /*time*/) const {
+void Hydro::tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+                int /*level*/, double /*time*/) const {
   const HydroParams hp = hp_;
   const VarFields f = fields_of(u, hp.nvars());
   const int dim = dim_;
   const double thr = tag_threshold_, filter = tag_filter_;
   const bool loehner_kind = tag_kind_ == TagKind::loehner;
+  // Jeans: lambda_J^2 = pi gamma p / (G rho^2) = 4 pi^2 gamma p / (4 pi G rho^2) below
+  // (jeans_cells dx)^2, dx the largest spacing.
+  const bool jeans = hp.gravity && jeans_cells_ > 0;
+  double dx = g.dx[0];
+  for (int d = 1; d < dim; ++d)
+    dx = std::max(dx, g.dx[d]);
+  const double jeans_len2 = jeans_cells_ * jeans_cells_ * dx * dx;
+  const double jeans_coef =
+      jeans ? 4.0 * kmath::pi * kmath::pi * hp.gamma / hp.four_pi_G : 0.0;
   for_each_cell(
       "hydro::tag", box, KOKKOS_LAMBDA(int i, int j, int k) {
         auto density = [&](int a, int b, int c) { return f.v[rho](a, b, c); };
@@ -348,7 +411,12 @@ void Hydro::tag(const LevelGeom& /*g*/, const Box& box, const Array4& u,
                                              loehner(pressure, i, j, k, dim, filter))
                                       : hmax(relative_jump(density, i, j, k, dim),
                                              relative_jump(pressure, i, j, k, dim));
-        if (e > thr) tags(i, j, k) = 1;
+        bool unresolved = false;
+        if (jeans) {
+          const double r = f.v[rho](i, j, k);
+          unresolved = jeans_coef * pressure(i, j, k) < jeans_len2 * r * r;
+        }
+        if (e > thr || unresolved) tags(i, j, k) = 1;
       });
 }
 

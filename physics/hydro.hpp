@@ -22,8 +22,13 @@ namespace pw {
 /// tag = ["loehner"] | "gradient" on density and pressure: loehner refines where
 /// Loehner's error estimator exceeds tag_threshold [0.8] with noise filter tag_filter
 /// [0.01]; gradient where a relative jump to a neighbour exceeds tag_threshold [0.1];
-/// problem = ["shock_tube"] | "blast" | "shockpool" | "sound_wave" | "uniform", each with
-/// its section:
+/// gravity [false]: self-gravity, lap(phi) = 4 pi G (rho - mean) solved after each level
+/// step (solver/self_gravity.hpp) with the [poisson] solver settings and walls (on a box
+/// that is not periodic everywhere, poisson.bc_lo / bc_hi must be given); then G [1] and
+/// jeans_cells [4]: also refine where the Jeans length sqrt(pi c^2 / (G rho)) spans
+/// fewer cells (Truelove et al. 1997; 0: off);
+/// problem = ["shock_tube"] | "blast" | "shockpool" | "sound_wave" | "uniform" | "jeans"
+/// | "clumps", each with its section:
 ///   [shock_tube] axis ["x"], position [0.5], left [1, 0, 1], right [0.125, 0, 0.1]
 ///     (density, velocity along the axis, pressure: Sod's tube by default);
 ///   [blast] center [domain centre], radius [0.05], energy [1], density [1],
@@ -33,7 +38,10 @@ namespace pw {
 ///     flowing in through the lo face (bc_lo = "inflow" on that axis);
 ///   [sound_wave] amplitude [1e-6], wavenumber [1, 0(, 0)], density [1], pressure
 ///     [1/gamma];
-///   [uniform] density [1], pressure [1], velocity [0, 0(, 0)].
+///   [uniform] density [1], pressure [1], velocity [0, 0(, 0)];
+///   [jeans] amplitude [1e-3], wavenumber [1, 0(, 0)], density [1], pressure [1/gamma];
+///   [clumps] physics/clumps.hpp's keys (speed [0]: at rest), density [1] (the
+///     background's), pressure [1].
 class Hydro : public Physics {
  public:
   /// Reads and checks [hydro] and the problem's section; throws UserError naming the key.
@@ -46,9 +54,13 @@ class Hydro : public Physics {
   BcSet boundary_conditions() const override { return bcs_; }
   /// Limited (MC) linear on the conserved variables: conservative and free of new
   /// extrema, so density stays positive; a pressure a fine ghost would get below the
-  /// floor is raised when read and counted (read_floors).
+  /// floor is raised when read and counted (read_floors). phi: quadratic (smooth).
   std::vector<Interp> interpolation() const override;
   std::vector<std::string> counter_names() const override;
+  /// phi (after the scalars) and density, when hydro.gravity is on.
+  GravityFields gravity() const override;
+  void gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
+                    const Array4& phi, double dt) const override;
   long scratch_size(const Box& box) const override;
 
   void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
@@ -78,6 +90,7 @@ class Hydro : public Physics {
   BcSet bcs_;
   TagKind tag_kind_ = TagKind::loehner;
   double tag_threshold_ = 0.8, tag_filter_ = 0.01;
+  double jeans_cells_ = 0;  // with gravity: refine where lambda_J < jeans_cells dx
 };
 
 }  // namespace pw

@@ -55,15 +55,16 @@ struct HydroScratch {
 };
 
 /// The predictor of cell (i, j, k): limited slopes of the gas's primitives along each
-/// direction, and the state at t + dt/2 from the quasi-linear equations. Falls back to
+/// direction, and the state at t + dt/2 from the quasi-linear equations (with gravity's
+/// acceleration from the old potential phi, when on). Falls back to
 /// first order (no slopes) where a face state would lose positivity, and counts that in
 /// t.n[0] for the cells of `box`. Selects throughout, no branches (GCC still declines to
 /// vectorize the loop: see the README's hydro benchmark).
 template <int DIM, Limiter L>
 KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
                                               const HydroScratch<DIM>& s,
-                                              const double hdt[3], const Box& box,
-                                              Tally<1>& t) {
+                                              const Field3& phi, const double hdt[3],
+                                              const Box& box, Tally<1>& t) {
   double w[nbase], dw[DIM][nbase], change[nbase];
   for (int c = 0; c < nbase; ++c) {
     w[c] = s.w.v[c](i, j, k);
@@ -80,6 +81,10 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroPa
     primitive_flux_slope(hp, d, w, dw[d], a);
     for (int c = 0; c < nbase; ++c)
       change[c] += hdt[d] * a[c];
+    // Gravity's half-step acceleration, g_d = -d phi / dx_d centred.
+    if (hp.gravity)
+      change[vel + d] +=
+          hdt[d] * 0.5 * (phi(i + di, j + dj, k + dk) - phi(i - di, j - dj, k - dk));
   }
   double ws[nbase];
   for (int c = 0; c < nbase; ++c)
@@ -174,11 +179,21 @@ KOKKOS_FORCEINLINE_FUNCTION double updated(int c, int i, int j, int k, const Var
   return v;
 }
 
+/// The kinetic energy density of conserved state q.
+KOKKOS_FORCEINLINE_FUNCTION double kinetic(const double* q) {
+  using namespace hydro_index;
+  return 0.5 * (q[mom] * q[mom] + q[mom + 1] * q[mom + 1] + q[mom + 2] * q[mom + 2]) /
+         q[rho];
+}
+
 /// The conservative update of the gas in cell (i, j, k), then the floors, counted in
-/// t.n[0] (density) and t.n[1] (pressure).
+/// t.n[0] (density) and t.n[1] (pressure). With gravity, the first half of the step's
+/// kick: dt/2 rho g from the old density and potential (the solver adds the second half
+/// from the new ones), the energy gaining the kinetic energy it adds.
 template <int DIM>
 KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroParams& hp,
                                              const VarFields& u, const VarFields& un,
+                                             const Field3& rho_old, const Field3& phi,
                                              const VarFields flux[3],
                                              const double dtdx[3], Tally<2>& t) {
   double q[nbase];
@@ -186,9 +201,16 @@ KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroPar
     q[c] = updated<DIM>(c, i, j, k, u, flux, dtdx);
   const bool low_density = q[rho] < hp.density_floor;
   q[rho] = low_density ? hp.density_floor : q[rho];
-  const double ke =
-      0.5 * (q[mom] * q[mom] + q[mom + 1] * q[mom + 1] + q[mom + 2] * q[mom + 2]) /
-      q[rho];
+  if (hp.gravity) {
+    const double ke = kinetic(q), r = rho_old(i, j, k);
+    for (int d = 0; d < DIM; ++d) {
+      const int di = d == 0, dj = d == 1, dk = d == 2;
+      q[mom + d] -= 0.25 * dtdx[d] * r *
+                    (phi(i + di, j + dj, k + dk) - phi(i - di, j - dj, k - dk));
+    }
+    q[energy] += kinetic(q) - ke;
+  }
+  const double ke = kinetic(q);
   const bool low_pressure = (hp.gamma - 1.0) * (q[energy] - ke) < hp.pressure_floor;
   q[energy] = low_pressure ? hp.pressure_floor / (hp.gamma - 1.0) + ke : q[energy];
   t.n[0] += int(low_density);
@@ -210,6 +232,21 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
   const double dtdx[3] = {dt / g.dx[0], dt / g.dx[1], dt / g.dx[2]};
   const VarFields w = s.w;
   const bool scalars = hp.nscalars > 0;
+  // The potential rides along unchanged (the solver replaces it after the step) and has
+  // no flux.
+  const Field3 phi = hp.gravity ? component(u_old, nv) : Field3();
+  if (hp.gravity) {
+    const Field3 phi_new = component(u_new, nv);
+    for_each_cell_simd(
+        "hydro::copy_phi", box,
+        KOKKOS_LAMBDA(int i, int j, int k) { phi_new(i, j, k) = phi(i, j, k); });
+    for (int d = 0; d < DIM; ++d) {
+      const Field3 f = component(flux[d], nv);
+      for_each_cell_simd(
+          "hydro::phi_flux", faces(box, d),
+          KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) = 0.0; });
+    }
+  }
   using namespace hydro_counter;
   for_each_cell_simd_tally<1>(
       "hydro::primitives", prim_box<DIM>(box), counters, read_floors,
@@ -222,7 +259,7 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
   for_each_cell_simd_tally<1>(
       "hydro::predict", state_box<DIM>(box), counters, fallbacks,
       KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
-        predict_cell<DIM, L>(i, j, k, hp, s, hdt, box, t);
+        predict_cell<DIM, L>(i, j, k, hp, s, phi, hdt, box, t);
       });
   if (scalars)
     for_each_cell_simd(
@@ -263,7 +300,7 @@ void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
   for_each_cell_simd_tally<2>(
       "hydro::update", box, counters, density_floors,
       KOKKOS_LAMBDA(int i, int j, int k, Tally<2>& t) {
-        update_cell<DIM>(i, j, k, hp, u, un, fl, dtdx, t);
+        update_cell<DIM>(i, j, k, hp, u, un, w.v[rho], phi, fl, dtdx, t);
       });
   if (scalars)
     for_each_cell_simd(
@@ -301,9 +338,39 @@ void advance_dispatch(const HydroParams& hp, const LevelGeom& g, const Box& box,
   }
 }
 
+template <int DIM>
+void gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
+                  const Array4& phi_arr, double dt) {
+  const Field3 phi = component(phi_arr, 0);
+  const double c[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
+  for_each_cell_simd(
+      "hydro::gravity_kick", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        double q[nbase];
+        for (int v = 0; v < nbase; ++v)
+          q[v] = u(i, j, k, v);
+        const double ke = kinetic(q);
+        for (int d = 0; d < DIM; ++d) {
+          const int di = d == 0, dj = d == 1, dk = d == 2;
+          q[mom + d] -=
+              c[d] * q[rho] * (phi(i + di, j + dj, k + dk) - phi(i - di, j - dj, k - dk));
+          u(i, j, k, mom + d) = q[mom + d];
+        }
+        u(i, j, k, energy) = q[energy] + kinetic(q) - ke;
+      });
+}
+
 }  // namespace hydro_detail
 
 using namespace hydro_detail;
+
+void hydro_gravity_kick(int dim, const LevelGeom& g, const Box& box, const Array4& u,
+                        const Array4& phi, double dt) {
+  if (dim == 2) {
+    gravity_kick<2>(g, box, u, phi, dt);
+  } else {
+    gravity_kick<3>(g, box, u, phi, dt);
+  }
+}
 
 long hydro_scratch_size(const HydroParams& hp, int dim, const Box& box) {
   return dim == 2 ? scratch_doubles<2>(box, hp.nvars())

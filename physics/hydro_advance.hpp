@@ -1,5 +1,6 @@
 // The MUSCL-Hancock update of one patch: the launches of its stages (primitives,
-// predictor, Riemann fluxes per direction, conservative update with floors).
+// predictor, Riemann fluxes per direction, conservative update with floors), and the
+// kick of self-gravity.
 #pragma once
 
 #include "amr/fab.hpp"
@@ -18,5 +19,11 @@ long hydro_scratch_size(const HydroParams& hp, int dim, const Box& box);
 void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g, const Box& box,
                    const Array4& u_old, const Array4& u_new, const Array4 flux[3],
                    double dt, double* mem, const Counters& counters);
+
+/// Physics::gravity_kick for the hydro module: the momenta of `box` of u gain dt rho g
+/// with g = -grad phi centred (phi: component 0, one ghost layer filled), the energy the
+/// kinetic energy that adds.
+void hydro_gravity_kick(int dim, const LevelGeom& g, const Box& box, const Array4& u,
+                        const Array4& phi, double dt);
 
 }  // namespace pw

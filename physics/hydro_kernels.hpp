@@ -31,6 +31,9 @@ struct HydroParams {
   int nscalars = 0;
   Limiter limiter = Limiter::mc;
   RiemannSolver riemann = RiemannSolver::hllc;
+  // Self-gravity: the potential phi is the component after the scalars (nvars()).
+  bool gravity = false;
+  double four_pi_G = 0;
   KOKKOS_INLINE_FUNCTION int nvars() const { return hydro_index::nbase + nscalars; }
 };
 

@@ -1,5 +1,6 @@
 // Initial states of the hydro module's problems: shock tube, point blast, ShockPool's
-// plane shock, a travelling sound wave and a uniform flow. Plain data, captured by
+// plane shock, a travelling sound wave, a uniform flow, and with self-gravity a Jeans
+// wave and collapsing clumps. Plain data, captured by
 // kernels: the primitive state at a point, and cell averages of the conserved state
 // from sub-cell samples (so a blast's energy and a tube's interface are deposited in
 // proportion to the part of each cell they cover).
@@ -7,12 +8,21 @@
 
 #include "amr/fab.hpp"
 #include "amr/level_geom.hpp"
+#include "physics/clumps.hpp"
 #include "physics/hydro_kernels.hpp"
 #include "physics/kmath.hpp"
 
 namespace pw {
 
-enum class HydroProblemKind { shock_tube, blast, shockpool, sound_wave, uniform };
+enum class HydroProblemKind {
+  shock_tube,
+  blast,
+  shockpool,
+  sound_wave,
+  uniform,
+  jeans,
+  clumps
+};
 
 struct HydroProblem {
   HydroProblemKind kind = HydroProblemKind::shock_tube;
@@ -31,6 +41,12 @@ struct HydroProblem {
   double amplitude = 1e-6;
   double wavenumber[3] = {1, 0, 0};
   double velocity[3] = {0, 0, 0};
+  // jeans: gas at rest, rho0 (1 + amplitude cos(2 pi k.x)) with the adiabatic pressure
+  // p0 (1 + gamma amplitude cos(2 pi k.x)): a standing wave that gravity makes grow
+  // (cosh) or oscillate (cos) by the Jeans dispersion relation.
+  // clumps: density rho0 plus the clumps, pressure p0, the clump gas moving with its
+  // clump.
+  Clumps clumps;
   // Scalars: scalar s is 1 where the primitive state came from side 0 of a tube or
   // behind a front, inside the blast, or above the wave's mean; else 0.
   int nscalars = 0;
@@ -86,6 +102,26 @@ struct HydroProblem {
         for (int d = 0; d < 3; ++d)
           w[vel + d] = velocity[d];
         break;
+      case HydroProblemKind::jeans: {
+        double phase = 0.0;
+        for (int d = 0; d < dim; ++d)
+          phase += wavenumber[d] * x[d];
+        const double s = amplitude * kmath::cos(2.0 * kmath::pi * phase);
+        w[rho] = rho0 * (1.0 + s);
+        w[pres] = p0 * (1.0 + gamma * s);
+        tracer = s > 0 ? 1.0 : 0.0;
+        break;
+      }
+      case HydroProblemKind::clumps: {
+        double mv[3] = {0, 0, 0};
+        const double excess = clumps(x, dim, 0.0, mv);
+        w[rho] = rho0 + excess;
+        w[pres] = p0;
+        for (int d = 0; d < dim; ++d)
+          w[vel + d] = mv[d] / w[rho];
+        tracer = excess / w[rho];  // the fraction of clump gas
+        break;
+      }
     }
     for (int s = 0; s < nscalars; ++s)
       w[nbase + s] = tracer;

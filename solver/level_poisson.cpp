@@ -12,28 +12,13 @@ struct LevelByLevelPoisson::Cached {
   LevelData phi, f, res;  // one component each; phi with one ghost layer
 };
 
-namespace {
-
-/// dst component dc = src component sc on the interiors of the owned patches.
-void copy_component(const LevelData& src, int sc, LevelData& dst, int dc) {
-  for (size_t p = 0; p < src.size(); ++p) {
-    if (!src.owns(p)) continue;
-    const Array4 from = src[p].array(), to = dst[p].array();
-    for_each_cell(
-        "poisson::copy_component", src.box(p),
-        KOKKOS_LAMBDA(int i, int j, int k) { to(i, j, k, dc) = from(i, j, k, sc); });
-  }
-}
-
-}  // namespace
-
 LevelByLevelPoisson::LevelByLevelPoisson(const MgConfig& cfg, const PoissonBc& bc,
                                          EllipticFields fields)
-    : cfg_(cfg), bc_(bc), fields_(fields) {}
+    : PoissonHook(cfg, bc), fields_(fields) {}
 
 LevelByLevelPoisson::~LevelByLevelPoisson() = default;
 
-void LevelByLevelPoisson::at_sync(Hierarchy& h) {
+void LevelByLevelPoisson::at_sync(Hierarchy& h, SyncPoint /*when*/) {
   PhaseTimers::Scope timer(h.timers(), "solve");
   const Comm& comm = h.comm();
   levels_.resize(size_t(h.finest_level() + 1));
@@ -51,8 +36,8 @@ void LevelByLevelPoisson::at_sync(Hierarchy& h) {
       quiet.verbose = false;  // one line per level below, with the level
       c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm);
     }
-    copy_component(L.u_new, fields_.phi, c->phi, 0);
-    copy_component(L.u_new, fields_.rhs, c->f, 0);
+    c->phi.copy_component(0, L.u_new, fields_.phi);
+    c->f.copy_component(0, L.u_new, fields_.rhs);
     if (l > 0) {
       const Cached& below = *levels_[size_t(l - 1)];
       c->phi.fill_from_coarse(below.phi, below.phi, 1.0, h.config().ratio(l - 1),
@@ -67,10 +52,10 @@ void LevelByLevelPoisson::at_sync(Hierarchy& h) {
           "reduction {:.3f} per cycle, {:.3f} s\n",
           l, r.cycles, r.initial_residual, r.final_residual, r.rhs_norm,
           r.mean_reduction(), r.seconds);
-    copy_component(c->phi, 0, L.u_new, fields_.phi);
+    L.u_new.copy_component(fields_.phi, c->phi, 0);
     if (fields_.res >= 0) {
       c->mg->residual(c->phi, c->f, c->res);
-      copy_component(c->res, 0, L.u_new, fields_.res);
+      L.u_new.copy_component(fields_.res, c->res, 0);
     }
   }
 }

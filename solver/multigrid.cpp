@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "amr/deck.hpp"
@@ -344,7 +345,7 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   }
 }
 
-SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
+SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   const double start = MPI_Wtime();
   Grid& g0 = *grids_[0];
   top_phi_ = &phi;
@@ -367,7 +368,7 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f) {
   for (size_t p = 0; p < g0.size(); ++p)
     if (g0.owns(p)) fmax = std::max(fmax, mg::max_abs((*top_f_)[p], g0.box(p)));
   rep.rhs_norm = comm_.max(fmax);
-  const double target = std::max(cfg_.rtol * rep.rhs_norm, cfg_.atol);
+  const double target = std::max({cfg_.rtol * rep.rhs_norm, cfg_.atol, floor});
   rep.initial_residual = residual_norm(phi, *top_f_);
   rep.final_residual = rep.initial_residual;
   while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {

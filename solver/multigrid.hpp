@@ -45,10 +45,14 @@ class Multigrid {
   /// phi holds the first guess and gets the solution; phi needs >= 1 ghost cell, and on a
   /// level not covering the domain its coarse-fine ghosts hold the Dirichlet values. For
   /// a singular problem the mean of f is removed first and phi is returned with zero
-  /// mean. Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
+  /// mean. Stops at residual max(rtol |f|, atol, floor): floor is the caller's round-off
+  /// level, where f is a difference of larger numbers (self-gravity's 4 pi G (rho -
+  /// mean)). Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
   /// converge and cfg.fail_on_divergence. Collective.
-  SolveReport solve(LevelData& phi, const LevelData& f);
+  SolveReport solve(LevelData& phi, const LevelData& f, double floor = 0.0);
 
+  /// The mean the last solve removed from f (a singular problem; else 0).
+  double removed_mean() const { return shift_; }
   /// Number of grids (distributed and gathered) from fine to coarse, for tests.
   int num_grids() const;
 

@@ -13,8 +13,18 @@ pw_bad_deck(hydro_reflect_on_periodic_axis "hydro.bc_lo: direction x: \"reflect\
   ${PW_BLAST} domain.periodic=[true,false] hydro.bc_lo=[\"reflect\",\"outflow\"])
 pw_bad_deck(hydro_inflow_without_state "hydro.bc_lo: direction x: \"inflow\" needs a problem with an inflow state"
   ${PW_BLAST} hydro.bc_lo=[\"inflow\",\"outflow\"])
-pw_bad_deck(hydro_gravity "hydro.gravity: self-gravity is not implemented yet"
+set(PW_CLUMPS ${PROJECT_SOURCE_DIR}/inputs/clumps_3d.toml)
+pw_bad_deck(hydro_gravity_walls "hydro.gravity: the box is not periodic along x: say what phi does at the walls with poisson.bc_lo and poisson.bc_hi"
   ${PW_BLAST} hydro.gravity=true)
+pw_bad_deck(hydro_gravity_G "hydro.G: expected a number > 0"
+  ${PW_CLUMPS} hydro.G=0)
+pw_bad_deck(hydro_G_without_gravity "hydro.G: is a self-gravity setting, but hydro.gravity is false"
+  ${PW_BLAST} hydro.G=3)
+pw_bad_deck(hydro_jeans_cells "hydro.jeans_cells: expected a number of cells >= 0"
+  ${PW_CLUMPS} hydro.jeans_cells=-1)
+pw_bad_deck(hydro_negative_clump "clumps.amplitudes: expected density excesses >= 0"
+  ${PW_CLUMPS} clumps.count=1 clumps.centers=[0.5,0.5,0.5] clumps.velocities=[0,0,0]
+  clumps.widths=[0.1] clumps.amplitudes=[-2])
 
 # Recorded answers of short runs of every hydro deck at 1 and 2 ranks (pw_fingerprint is
 # defined in fingerprints.cmake): a change that moves any bit of a hydro run fails here.
@@ -28,3 +38,5 @@ pw_fingerprint(shockpool_2d b37ab0cd76159e2e ${PW_INPUTS}/shockpool_2d.toml
   time.max_step=10)
 pw_fingerprint(shockpool_3d abd297335b139027 ${PW_INPUTS}/shockpool_3d.toml
   time.max_step=4 domain.n_cell=[32,16,16])
+pw_fingerprint(clumps_3d b6744507bfed6c20 ${PW_INPUTS}/clumps_3d.toml time.max_step=3
+  domain.n_cell=[16,16,16] amr.blocking_factor=4 amr.max_grid_size=8 amr.max_level=2)

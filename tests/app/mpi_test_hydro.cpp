@@ -1,5 +1,6 @@
-// Hydro runs at 1, 2 and 4 ranks: the blast and ShockPool decks (shortened) give the
-// same bits on every smaller group of ranks and with every balancer.
+// Hydro runs at 1, 2 and 4 ranks: the blast, ShockPool and self-gravitating clumps decks
+// (shortened) give the same bits on every smaller group of ranks and with every
+// balancer.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -31,6 +32,10 @@ const std::vector<std::string> kBlast3d = {"time.max_step=4", "domain.n_cell=[16
                                            "blast.radius=0.08"};
 const std::vector<std::string> kShockpool3d = {"time.max_step=4",
                                                "domain.n_cell=[32,16,16]"};
+// Gravity solved on every level step, Jeans refinement to level 2.
+const std::vector<std::string> kClumps3d = {"time.max_step=3", "domain.n_cell=[16,16,16]",
+                                            "amr.blocking_factor=4",
+                                            "amr.max_grid_size=8", "amr.max_level=2"};
 
 void expect_rank_independent(const std::string& name, const std::vector<std::string>& o) {
   const Comm world;
@@ -58,20 +63,33 @@ TEST(HydroRuns, Shockpool3DIsTheSameOnEveryRankCount) {
   expect_rank_independent("shockpool_3d", kShockpool3d);
 }
 
-TEST(HydroRuns, Blast3DIsTheSameWithEveryBalancer) {
+void expect_balancer_independent(const std::string& deck,
+                                 const std::vector<std::string>& overrides) {
   const Comm world;
-  const RunResult ref = run_file("blast_3d", world, kBlast3d);
+  const RunResult ref = run_file(deck, world, overrides);
   for (const auto& [name, factory] : balancer_registry()) {
-    std::vector<std::string> o = kBlast3d;
+    std::vector<std::string> o = overrides;
     o.push_back("balance.method=" + name);
     RunResult r;
     try {
-      r = run_file("blast_3d", world, o);
+      r = run_file(deck, world, o);
     } catch (const UserError& e) {  // a balancer this build lacks (Zoltan) says so
       std::printf("skipping %s: %s\n", name.c_str(), e.what());
       continue;
     }
-    EXPECT_EQ(r.fingerprint, ref.fingerprint) << name;
-    EXPECT_EQ(r.cell_updates, ref.cell_updates) << name;
+    EXPECT_EQ(r.fingerprint, ref.fingerprint) << deck << ", " << name;
+    EXPECT_EQ(r.cell_updates, ref.cell_updates) << deck << ", " << name;
   }
+}
+
+TEST(HydroRuns, Blast3DIsTheSameWithEveryBalancer) {
+  expect_balancer_independent("blast_3d", kBlast3d);
+}
+
+TEST(HydroRuns, Clumps3DIsTheSameOnEveryRankCount) {
+  expect_rank_independent("clumps_3d", kClumps3d);
+}
+
+TEST(HydroRuns, Clumps3DIsTheSameWithEveryBalancer) {
+  expect_balancer_independent("clumps_3d", kClumps3d);
 }

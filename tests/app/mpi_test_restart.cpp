@@ -171,6 +171,25 @@ TEST(Restart, ContinuesAPoissonRunToTheSameFingerprint) {
   }
 }
 
+TEST(Restart, ContinuesASelfGravitatingRunToTheSameFingerprint) {
+  // phi is part of the state: the restored levels hold the phi their last steps solved
+  // for, and nothing is re-solved at the restore, as nothing is between two coarse steps.
+  const Comm world;
+  const TestDir dir(world);
+  std::ifstream in(std::string(PW_SOURCE_DIR) + "/inputs/clumps_3d.toml");
+  const std::string deck((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  const std::vector<std::string> small = {"time.max_step=4", "domain.n_cell=[16,16,16]",
+                                          "amr.blocking_factor=4", "amr.max_grid_size=8",
+                                          "amr.max_level=2"};
+  const RunResult full = run_deck(deck, world, dumps(dir.sub("full"), 2, small));
+  ASSERT_EQ(full.finest_level, 2);
+  std::vector<std::string> o = small;
+  o.push_back("restart=\"" + dump_at(dir.sub("full"), 2) + "\"");
+  const RunResult r = run_deck(deck, world, dumps(dir.sub("from2"), 2, o));
+  expect_same_run(r, full, "self-gravity restart from step 2");
+}
+
 TEST(Restart, DamagedOrMismatchedFileIsAUserErrorNamingIt) {
   const Comm world;
   const TestDir dir(world);

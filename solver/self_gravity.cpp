@@ -1,0 +1,123 @@
+#include "solver/self_gravity.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "solver/mg_ops.hpp"
+
+namespace pw {
+
+namespace {
+/// The residual a solve of 4 pi G (rho - mean) can reach, relative to 4 pi G |rho|: a
+/// few dozen round-offs of f (the residual sums 2 dim + 1 terms of phi / dx^2 too).
+constexpr double kRoundOff = 1e-14;
+}  // namespace
+
+struct SelfGravitySolve::Cached {
+  LevelLayout layout, crse_layout;
+  std::unique_ptr<Multigrid> mg;
+  LevelData phi, f;              // one component each; phi with one ghost layer
+  LevelData crse_old, crse_new;  // the coarser level's phi at its t_old and t_new
+};
+
+SelfGravitySolve::SelfGravitySolve(const Physics& physics, const MgConfig& cfg,
+                                   const PoissonBc& bc)
+    : PoissonHook(cfg, bc), physics_(physics), fields_(physics.gravity()) {}
+
+SelfGravitySolve::~SelfGravitySolve() = default;
+
+SelfGravitySolve::Cached& SelfGravitySolve::cached(Hierarchy& h, int l) {
+  const Level& L = h.level(l);
+  const LevelLayout crse = l > 0 ? h.level(l - 1).layout : LevelLayout();
+  if (levels_.size() <= size_t(l)) levels_.resize(size_t(l) + 1);
+  std::unique_ptr<Cached>& c = levels_[size_t(l)];
+  if (c && c->layout == L.layout && c->crse_layout == crse) return *c;
+  const Comm& comm = h.comm();
+  c = std::make_unique<Cached>();
+  c->layout = L.layout;
+  c->crse_layout = crse;
+  const IntVect one = IntVect::in_dims(L.geom.dim, 1, 0);
+  c->phi = LevelData("gravity::phi", L.layout, L.geom, 1, one, comm.rank());
+  c->f = LevelData("gravity::f", L.layout, L.geom, 1, IntVect{}, comm.rank());
+  if (l > 0) {
+    const Level& C = h.level(l - 1);
+    c->crse_new =
+        LevelData("gravity::crse_phi", C.layout, C.geom, 1, IntVect{}, comm.rank());
+    c->crse_old = c->crse_new.like("gravity::crse_phi_old");
+  }
+  MgConfig quiet = cfg_;
+  quiet.verbose = false;  // one line per coarse step instead
+  c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm);
+  return *c;
+}
+
+void SelfGravitySolve::solve_level(Hierarchy& h, int l) {
+  Level& L = h.level(l);
+  Cached& c = cached(h, l);
+  const Comm& comm = h.comm();
+  c.phi.copy_component(0, L.u_new, fields_.phi);
+  // f = 4 pi G rho, less level 0's mean on the finer levels (level 0's solver removes
+  // it itself where the problem is singular, and says how much).
+  c.f.copy_component(0, L.u_new, fields_.density);
+  const double scale = fields_.four_pi_G, shift = l > 0 ? f_mean_ : 0.0;
+  double f_max = 0;  // of 4 pi G rho, whose round-off bounds the residual
+  for (size_t p = 0; p < c.f.size(); ++p) {
+    if (!c.f.owns(p)) continue;
+    f_max = std::max(f_max, scale * mg::max_abs(c.f[p], c.f.box(p)));
+    const Array4 f = c.f[p].array();
+    for_each_cell(
+        "gravity::rhs", c.f.box(p), KOKKOS_LAMBDA(int i, int j, int k) {
+          f(i, j, k, 0) = scale * f(i, j, k, 0) - shift;
+        });
+  }
+  if (l > 0) {
+    const Level& C = h.level(l - 1);
+    c.crse_old.copy_component(0, C.u_old, fields_.phi);
+    c.crse_new.copy_component(0, C.u_new, fields_.phi);
+    const double span = C.t_new - C.t_old;
+    const double a = span > 0 ? std::clamp((L.t_new - C.t_old) / span, 0.0, 1.0) : 1.0;
+    c.phi.fill_from_coarse(c.crse_old, c.crse_new, a, h.config().ratio(l - 1),
+                           {Interp::quadratic}, bc_.as_bcs(), comm);
+  }
+  const SolveReport r = c.mg->solve(c.phi, c.f, kRoundOff * comm.max(f_max));
+  if (l == 0) f_mean_ = c.mg->removed_mean();
+  ++solves_;
+  cycles_ += r.cycles;
+  ++step_solves_;
+  step_cycles_ += r.cycles;
+  step_seconds_ += r.seconds;
+  if (r.rhs_norm > 0) step_worst_ = std::max(step_worst_, r.final_residual / r.rhs_norm);
+  // phi's same-level and wall ghosts for the kick's centred differences (its coarse-fine
+  // ghosts hold the Dirichlet values the solve used).
+  c.phi.fill_boundary(comm, true);
+  c.phi.fill_physical_boundary(bc_.as_bcs());
+  L.u_new.copy_component(fields_.phi, c.phi, 0);
+}
+
+void SelfGravitySolve::at_sync(Hierarchy& h, SyncPoint when) {
+  if (when == SyncPoint::built) {
+    PhaseTimers::Scope timer(h.timers(), "gravity");
+    for (int l = 0; l <= h.finest_level(); ++l)
+      solve_level(h, l);
+  }
+  if (when != SyncPoint::restored && cfg_.verbose && h.comm().rank() == 0)
+    fmt::print(
+        "gravity: {} level solves, {} cycles, worst residual {:.2e} |f|, {:.3f} s\n",
+        step_solves_, step_cycles_, step_worst_, step_seconds_);
+  step_solves_ = step_cycles_ = 0;
+  step_worst_ = step_seconds_ = 0;
+}
+
+void SelfGravitySolve::after_level_step(Hierarchy& h, int l, double dt) {
+  PhaseTimers::Scope timer(h.timers(), "gravity");
+  solve_level(h, l);
+  Level& L = h.level(l);
+  const LevelData& phi = levels_[size_t(l)]->phi;
+  for (size_t p = 0; p < L.layout.size(); ++p)
+    if (L.owns(int(p), h.comm().rank()))
+      physics_.gravity_kick(L.geom, L.layout.boxes[p], L.u_new[p].array(), phi[p].array(),
+                            0.5 * dt);
+}
+
+}  // namespace pw
