@@ -20,7 +20,8 @@ CHECK:
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
               asks, run lines equal to --dry-run's
   weak        --weak keeps cells per rank fixed
-  variants    an axis of named override sets puts each set on its runs' command lines
+  variants    an axis of named override sets puts each set on its runs' command lines;
+              --ranks replaces the file's rank counts
   examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
               that pass bash -n
   bad_args    mistakes give one line "sweep: error: ...", no traceback
@@ -390,6 +391,9 @@ def check_variants(tools, exe, work):
         assert f"balance.method={m.group(1)}" in words
         assert ("balance.levels=all" in words) == (m.group(1) == "lan_distributed")
         assert f"amr.max_grid_size={m.group(2)}" in words
+    # --ranks replaces the file's rank counts
+    lines = sweep(tools, [path, "--dry-run", "--ranks", "4"]).stdout.splitlines()
+    assert len(lines) == 2 * 2 and all("__np4__" in x and " -np 4 " in x for x in lines), lines
 
 
 def check_examples(tools, exe, work):
@@ -419,6 +423,7 @@ def check_bad_args(tools, exe, work):
              (["X"], 'decks = ["bubble.toml"]\n', "no such file"),
              (["X"], f'decks = [{json.dumps(DECK)}]\nranks = [0]\n', "ranks"),
              (["X"], f'decks = [{json.dumps(DECK)}]\nrank = [2]\n', "unknown key rank"),
+             (["X", "--ranks", "0"], f'decks = [{json.dumps(DECK)}]\n', "--ranks"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\ntime = "soon"\n',
               "launcher.time"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\n"output.dir" = ["a"]\n',
@@ -525,6 +530,12 @@ def check_plots(tools, exe, work):
         assert f"{want:.4f}" in md, r["run_id"]
         i = [1, 2].index(int(r["ranks"]))
         assert bars[r["balancer"]].patches[i].get_height() == want, r["run_id"]
+    # --where keeps the rows with a value: the 2-rank runs only.
+    two = plot.read_runs(table, "balancer", ["ranks=2"])
+    assert {name: sorted(by) for name, by in two.items()} == {"knapsack": [2], "lan": [2]}
+    p = subprocess.run([sys.executable, os.path.join(tools, "plot_sweep"), table, "-o", out,
+                        "--where", "rank=2"], capture_output=True, text=True)
+    assert p.returncode != 0 and p.stderr.startswith("plot_sweep: error: --where rank=2")
     # A table without a figure's columns: that figure by name is a one-line error.
     old = os.path.join(work, "plots_old.csv")
     with open(table, newline="") as f, open(old, "w", newline="") as g:
