@@ -49,7 +49,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
                  "memory a node gives the run (bytes, or a size: 16GB, 512MiB; sets "
                  "ranks.memory_per_node; default: the node's physical memory)")
       ->transform(CLI::AsSizeValue(true));
-  cli.set_version_flag("--version", "patchwork " PATCHWORK_VERSION);
+  cli.set_version_flag("--version", PATCHWORK_CODE_VERSION);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,7 +64,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   }
   if (!max_memory.empty())
     overrides.push_back("ranks.memory_per_node=\"" + max_memory + "\"");
-  const pw::RunIdentity id{"patchwork " PATCHWORK_VERSION, deck_path, overrides};
+  const pw::RunIdentity id{PATCHWORK_CODE_VERSION, deck_path, overrides};
   std::optional<pw::Deck> deck;  // once loaded, an error is recorded in its output.dir
   const auto fail = [&](const char* kind, const std::string& what, int code) {
     if (comm.rank() == 0) {

@@ -19,7 +19,7 @@ inline constexpr int kRunSummaryVersion = 1;
 
 /// What the command line said, beside the deck as used.
 struct RunIdentity {
-  std::string code_version;  // "patchwork X.Y"
+  std::string code_version;  // "patchwork X.Y", with " (git REVISION)" from a checkout
   std::string deck_file;
   std::vector<std::string> overrides;
 };

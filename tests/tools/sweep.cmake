@@ -2,7 +2,8 @@
 # sweep of tiny runs, its table, the summaries against their schema, failed, resumed and
 # killed runs, slurm/pbs/flux job scripts, weak scaling, variant axes, the example sweep
 # files, bad arguments and the plots. Each check has its own directory under sweep/, but
-# collect, schema and plots read what local (and failed) made.
+# collect, schema and plots read what local (and failed) made; seed_plots runs two tiny
+# sweeps of its own (emulated latency and slowdown; two patch counts).
 find_program(PW_PYTHON3 NAMES python3 HINTS /usr/bin)
 set(PW_SWEEP_DIR ${CMAKE_CURRENT_BINARY_DIR}/sweep)
 file(MAKE_DIRECTORY ${PW_SWEEP_DIR})
@@ -17,10 +18,11 @@ function(pw_sweep_test check)
 endfunction()
 
 foreach(check local failed collect schema resume killed jobs weak variants examples
-    bad_args plots)
+    bad_args plots seed_plots)
   pw_sweep_test(${check})
 endforeach()
-set_tests_properties(sweep.local PROPERTIES FIXTURES_SETUP sweep_local PROCESSORS 2)
+set_tests_properties(sweep.local sweep.seed_plots PROPERTIES PROCESSORS 2)
+set_tests_properties(sweep.local PROPERTIES FIXTURES_SETUP sweep_local)
 set_tests_properties(sweep.failed PROPERTIES FIXTURES_SETUP sweep_failed)
 set_tests_properties(sweep.collect sweep.plots PROPERTIES FIXTURES_REQUIRED sweep_local)
 set_tests_properties(sweep.schema PROPERTIES FIXTURES_REQUIRED "sweep_local;sweep_failed")

@@ -11,7 +11,8 @@ CHECK:
               and one median row per configuration
   schema      (after local, failed) every summary validates against
               tools/run_summary.schema.json, which rejects broken ones; the summary
-              agrees with the log's fingerprint and cell-update lines
+              agrees with the log's fingerprint and cell-update lines; its code_version
+              carries the git revision when the sources are a git checkout
   failed      runs with a bad override are rows with their error; a deck that cannot be
               read is a row with the log's error, not missing
   resume      a second sweep skips the finished runs and redoes only a deleted one
@@ -19,12 +20,16 @@ CHECK:
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
               asks, run lines equal to --dry-run's
   weak        --weak keeps cells per rank fixed
-  variants    an axis of named override sets puts each set on its runs' command lines
+  variants    an axis of named override sets puts each set on its runs' command lines;
+              --ranks replaces the file's rank counts
   examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
               that pass bash -n
   bad_args    mistakes give one line "sweep: error: ...", no traceback
   plots       (after local) tools/plot_sweep draws every figure (PNG, PDF) and the
               plotted points are the table's values
+  seed_plots  two tiny sweeps at 2 ranks (lan / lan_distributed under emulated latency
+              and slowdown; sfc / a Zoltan balancer at two patch counts): the figures of
+              seeds 001 and 004 plot their tables' values
 """
 import csv
 import glob
@@ -97,7 +102,8 @@ def check_collect(tools, exe, work):
     for col in ["run_id", "deck", "ranks", "balance.method", "repeat", "status", "error",
                 "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "wall_s",
                 "cell_updates", "cell_updates_per_s", "bytes_migrated", "cut_cells",
-                "fingerprint", "phase_advance_s"]:
+                "fingerprint", "phase_advance_s", "patches", "plan_ms", "groups",
+                "latency_s", "slowdown"]:
         assert col in rows[0], f"no column {col}"
     assert sorted((r["balance.method"], r["ranks"]) for r in rows) == [
         ("knapsack", "1"), ("knapsack", "2"), ("lan", "1"), ("lan", "2")]
@@ -112,6 +118,13 @@ def check_collect(tools, exe, work):
         assert int(r["cell_updates"]) == s["cell_updates"]
         assert float(r["wall_s"]) == s["wall_seconds"]["max"]
         assert r["fingerprint"] == s["fingerprint"]
+        steps = s["balance"]["steps"]
+        assert float(r["patches"]) == sum(x["patches"] for x in steps) / len(steps)
+        assert float(r["plan_ms"]) == sum(1e3 * x["balancer_seconds"] for x in steps) / len(
+            steps)
+        # no [ranks] section: one group, nothing emulated (the deck's defaults, as used)
+        assert (r["groups"], float(r["latency_s"]), float(r["slowdown"])) == ("1", 0, 1)
+        assert s["deck"]["used"]["ranks.latency"] == 0
     # Balancers never change the answer: one fingerprint for the whole sweep.
     assert len({r["fingerprint"] for r in rows}) == 1
     med = read_csv(os.path.join(work, "medians.csv"))
@@ -181,6 +194,7 @@ def check_schema(tools, exe, work):
             assert len(s["balance"]["steps"]) == s["balance"]["balancing_steps"] > 0
             assert s["deck"]["used"]["balance.method"] == s["balance"]["method"]
     assert statuses.count("ok") == 4 and statuses.count("error") == 2, statuses
+    check_code_version(tools, {json.load(open(f))["code_version"] for f in files})
     # The schema has teeth: broken summaries fail it.
     with open(files[0]) as f:
         good = json.load(f)
@@ -188,9 +202,33 @@ def check_schema(tools, exe, work):
                                               if k != "fingerprint"}),
                          ("ok with an error", {**good, "error": "x"}),
                          ("short fingerprint", {**good, "fingerprint": "abc"}),
+                         ("empty revision", {**good, "code_version": "patchwork 0.1 (git )"}),
                          ("phase without max", {**good, "phases": {"advance": {"min": 0,
                                                                                 "mean": 0}}})]:
         assert list(validator.iter_errors(broken)), f"schema accepts a summary with {name}"
+
+
+def check_code_version(tools, versions):
+    """Built from a git checkout of its own, the code version names a commit of it (git
+    describe --always --dirty); else it is the version alone."""
+    assert len(versions) == 1, versions
+    [version] = versions
+    root = os.path.dirname(tools)
+    git = shutil.which("git")
+    if git is None:
+        print(f"code_version {version!r}; no git here to check its revision")
+        return
+    top = subprocess.run([git, "rev-parse", "--show-toplevel"], cwd=root,
+                         capture_output=True, text=True)
+    own = top.returncode == 0 and os.path.realpath(top.stdout.strip()) == os.path.realpath(root)
+    m = re.fullmatch(r"patchwork [0-9.]+(?: \(git (\S+)\))?", version)
+    assert m, version
+    print(f"code_version {version!r}; sources {'a' if own else 'not a'} git checkout")
+    assert bool(m.group(1)) == own, version
+    if own:
+        rev = re.sub(r"-dirty$", "", m.group(1))
+        commit = re.search(r"(?:-g)?([0-9a-f]{7,})$", rev).group(1)
+        subprocess.run([git, "cat-file", "-e", commit + "^{commit}"], cwd=root, check=True)
 
 
 def check_resume(tools, exe, work):
@@ -353,6 +391,9 @@ def check_variants(tools, exe, work):
         assert f"balance.method={m.group(1)}" in words
         assert ("balance.levels=all" in words) == (m.group(1) == "lan_distributed")
         assert f"amr.max_grid_size={m.group(2)}" in words
+    # --ranks replaces the file's rank counts
+    lines = sweep(tools, [path, "--dry-run", "--ranks", "4"]).stdout.splitlines()
+    assert len(lines) == 2 * 2 and all("__np4__" in x and " -np 4 " in x for x in lines), lines
 
 
 def check_examples(tools, exe, work):
@@ -382,6 +423,7 @@ def check_bad_args(tools, exe, work):
              (["X"], 'decks = ["bubble.toml"]\n', "no such file"),
              (["X"], f'decks = [{json.dumps(DECK)}]\nranks = [0]\n', "ranks"),
              (["X"], f'decks = [{json.dumps(DECK)}]\nrank = [2]\n', "unknown key rank"),
+             (["X", "--ranks", "0"], f'decks = [{json.dumps(DECK)}]\n', "--ranks"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\ntime = "soon"\n',
               "launcher.time"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\n"output.dir" = ["a"]\n',
@@ -433,11 +475,9 @@ def check_plots(tools, exe, work):
                        capture_output=True, text=True)
     print(p.stdout + p.stderr)
     assert p.returncode == 0
-    for name in ["imbalance", "avg_std", "idle", "scaling", "phases", "relative"]:
-        png = os.path.join(out, f"sweep_{name}.png")
-        assert os.path.getsize(png) > 10000 and os.path.getsize(png[:-3] + "pdf") > 1000
-        img = mpimg.imread(png)
-        assert len(np.unique(img.reshape(-1, img.shape[-1]), axis=0)) > 16, png
+    for name in ["imbalance", "avg_std", "idle", "scaling", "phases", "relative",
+                 "distributed", "est_balance", "patches"]:
+        assert_png(os.path.join(out, f"sweep_{name}.png"))
     # The plotted points are the table's values (one run per point: its own value).
     rows = read_csv(table)
     plot = load_tool(tools, "plot_sweep")
@@ -477,12 +517,158 @@ def check_plots(tools, exe, work):
         assert rel[(r["ranks"], r["balancer"])] == want, r["run_id"]
         i = [1, 2].index(int(r["ranks"]))
         assert bars[r["balancer"]].patches[i].get_height() == want, r["run_id"]
+    # Estimated load balance per rank count (seed 002's Tables 1-2): table and bars.
+    est = {t["ranks"]: t for t in read_csv(os.path.join(out, "sweep_est_balance.csv"))}
+    with open(os.path.join(out, "sweep_est_balance.md")) as f:
+        md = f.read()
+    fig = plot.make_figure(series, "est_balance")
+    bars = {c.get_label(): c for c in fig.axes[0].containers}
+    for r in rows:
+        want = float(r["est_balance_pct"])
+        assert 0 < want <= 100, r["run_id"]
+        assert float(est[r["ranks"]][r["balancer"]]) == want, r["run_id"]
+        assert f"{want:.4f}" in md, r["run_id"]
+        i = [1, 2].index(int(r["ranks"]))
+        assert bars[r["balancer"]].patches[i].get_height() == want, r["run_id"]
+    # --where keeps the rows with a value: the 2-rank runs only.
+    two = plot.read_runs(table, "balancer", ["ranks=2"])
+    assert {name: sorted(by) for name, by in two.items()} == {"knapsack": [2], "lan": [2]}
+    p = subprocess.run([sys.executable, os.path.join(tools, "plot_sweep"), table, "-o", out,
+                        "--where", "rank=2"], capture_output=True, text=True)
+    assert p.returncode != 0 and p.stderr.startswith("plot_sweep: error: --where rank=2")
+    # A table without a figure's columns: that figure by name is a one-line error.
+    old = os.path.join(work, "plots_old.csv")
+    with open(table, newline="") as f, open(old, "w", newline="") as g:
+        for line in f:
+            g.write(line.replace(",latency_s,", ",latency,", 1))
+    p = subprocess.run([sys.executable, os.path.join(tools, "plot_sweep"), old, "-o", out,
+                        "--figures", "distributed"], capture_output=True, text=True)
+    assert p.returncode != 0 and p.stderr.startswith("plot_sweep: error:"), p.stderr
+    assert "latency_s" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def assert_png(png):
+    """A PNG (and its PDF) with a drawing in it, not a blank canvas."""
+    import matplotlib.image as mpimg
+    import numpy as np
+    assert os.path.getsize(png) > 10000 and os.path.getsize(png[:-3] + "pdf") > 1000, png
+    img = mpimg.imread(png)
+    assert len(np.unique(img.reshape(-1, img.shape[-1]), axis=0)) > 16, png
+
+
+def balancers(exe):
+    """The balancer names the executable knows (its error for an unknown one lists them)."""
+    p = subprocess.run([exe, DECK, "balance.method=?"], capture_output=True, text=True)
+    m = re.search(r"known: (.+)$", p.stderr.strip(), re.M)
+    assert m, p.stderr
+    return [n.strip() for n in m.group(1).split(",")]
+
+
+def seed_sweeps(tools, exe, work):
+    """Two tiny sweeps at 2 ranks: lan and lan_distributed without emulation, with an
+    inter-group latency and with a slowed rank (seed 001); sfc and a Zoltan balancer
+    (knapsack without Zoltan) at two patch counts (seed 004). Returns their tables."""
+    emu = os.path.join(work, "seeds_emulated.toml")
+    with open(emu, "w") as f:
+        f.write(f'decks = [{json.dumps(DECK)}]\nranks = [2]\n'
+                f'set = {json.dumps(TINY + ["ranks.group_size=1", "ranks.slow=[1]"])}\n'
+                '[axes]\nvariant = [\n  {name = "lan", set = ["balance.method=lan"]},\n'
+                '  {name = "lan_distributed", set = ["balance.method=lan_distributed", '
+                '"balance.levels=all"]},\n]\nemulation = [\n  {name = "none", set = []},\n'
+                '  {name = "latency", set = ["ranks.latency=0.002"]},\n'
+                '  {name = "slow", set = ["ranks.slowdown=2"]},\n]\n'
+                f'[launcher]\nexecutable = {json.dumps(exe)}\n[launcher.local]\n'
+                'mpirun = "mpirun --oversubscribe -np {ranks}"\n')
+    other = "zoltan_rcb" if "zoltan_rcb" in balancers(exe) else "knapsack"
+    pat = os.path.join(work, "seeds_patches.toml")
+    write_sweep(pat, exe, [2], ["sfc", other], TINY)
+    with open(pat) as f:  # a second axis beside balance.method
+        text = f.read().replace("\n[launcher]\n", '\n"amr.max_grid_size" = [16, 32]\n'
+                                "[launcher]\n", 1)
+    with open(pat, "w") as f:
+        f.write(text)
+    tables = []
+    for path in (emu, pat):
+        out = os.path.join(work, os.path.basename(path)[:-5])
+        shutil.rmtree(out, ignore_errors=True)
+        sweep(tools, [path, "--out", out])
+        sweep(tools, ["collect", out])
+        tables.append(os.path.join(out, "sweep_runs.csv"))
+    return tables, other
+
+
+def check_seed_plots(tools, exe, work):
+    try:
+        import matplotlib
+    except ImportError:
+        print("no matplotlib (Debian: python3-matplotlib)")
+        sys.exit(SKIP)
+    matplotlib.use("Agg")
+    (emu, pat), other = seed_sweeps(tools, exe, work)
+    plot = load_tool(tools, "plot_sweep")
+    # Seed 001: wall time against latency and slowdown, lan against lan_distributed.
+    rows = read_csv(emu)
+    assert len(rows) == 6 and all(r["status"] == "ok" for r in rows), rows
+    assert {(r["balancer"], r["emulation"], r["groups"], float(r["latency_s"]),
+             float(r["slowdown"])) for r in rows} == {
+        (b, e, "2", lat, slow) for b in ("lan", "lan_distributed")
+        for e, lat, slow in [("none", 0, 1), ("latency", 0.002, 1), ("slow", 0, 2)]}
+    out = os.path.join(work, "seed_plots")
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([sys.executable, os.path.join(tools, "plot_sweep"), emu, "-o", out,
+                        "--figures", "distributed"], capture_output=True, text=True)
+    print(p.stdout + p.stderr)
+    assert p.returncode == 0
+    assert_png(os.path.join(out, "sweep_distributed.png"))
+    table = {(t["latency_s"], t["slowdown"], t["balancer"]): t
+             for t in read_csv(os.path.join(out, "sweep_distributed.csv"))}
+    assert len(table) == 6, table
+    fig = plot.make_figure(plot.read_runs(emu, "balancer"), "distributed", reference="lan")
+    lat_ax, slow_ax = fig.axes
+    for r in rows:
+        lat, slow, wall = float(r["latency_s"]), float(r["slowdown"]), float(r["wall_s"])
+        [lan] = [x for x in rows if x["balancer"] == "lan" and x["emulation"] ==
+                 r["emulation"]]
+        t = table[(str(lat), str(slow), r["balancer"])]
+        assert float(t["wall_s"]) == wall and t["runs"] == "1", t
+        assert float(t["relative_to_lan"]) == wall / float(lan["wall_s"]), t
+        # on the latency panel at its slowdown, on the slowdown panel at its latency
+        for ax, label, x in [(lat_ax, f"{r['balancer']}, slowdown {slow:g}x", 1e3 * lat),
+                             (slow_ax, f"{r['balancer']}, latency {1e3 * lat:g} ms", slow)]:
+            [ln] = [ln for ln in ax.get_lines() if ln.get_label() == label]
+            i = list(ln.get_xdata()).index(x)
+            assert ln.get_ydata()[i] == wall, (label, r["run_id"])
+    # Seed 004: wall time and balancer time against the patch count.
+    rows = read_csv(pat)
+    assert len(rows) == 4 and all(r["status"] == "ok" for r in rows), rows
+    counts = {r["amr.max_grid_size"]: float(r["patches"]) for r in rows}
+    assert counts["16"] > counts["32"] > 0, counts  # smaller patches, more of them
+    p = subprocess.run([sys.executable, os.path.join(tools, "plot_sweep"), pat, "-o", out,
+                        "--figures", "patches"], capture_output=True, text=True)
+    print(p.stdout + p.stderr)
+    assert p.returncode == 0
+    assert_png(os.path.join(out, "sweep_patches.png"))
+    table = {(t["balancer"], float(t["patches"])): t
+             for t in read_csv(os.path.join(out, "sweep_patches.csv"))}
+    fig = plot.make_figure(plot.read_runs(pat, "balancer"), "patches")
+    wall_ax, plan_ax = fig.axes
+    assert sorted(ln.get_label() for ln in wall_ax.get_lines()) == sorted(["sfc", other])
+    for r in rows:
+        n = float(r["patches"])
+        t = table[(r["balancer"], n)]
+        assert float(t["wall_s"]) == float(r["wall_s"]), t
+        assert float(t["plan_ms"]) == float(r["plan_ms"]), t
+        for ax, col in [(wall_ax, "wall_s"), (plan_ax, "plan_ms")]:
+            [ln] = [ln for ln in ax.get_lines() if ln.get_label() == r["balancer"]]
+            i = list(ln.get_xdata()).index(n)
+            assert ln.get_ydata()[i] == float(r[col]), (col, r["run_id"])
 
 
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
           "failed": check_failed, "resume": check_resume, "killed": check_killed,
           "jobs": check_jobs, "weak": check_weak, "bad_args": check_bad_args,
-          "plots": check_plots, "variants": check_variants, "examples": check_examples}
+          "plots": check_plots, "variants": check_variants, "examples": check_examples,
+          "seed_plots": check_seed_plots}
 
 
 def main():

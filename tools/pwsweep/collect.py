@@ -13,13 +13,17 @@ MANIFEST = "sweep.json"
 
 # Figure columns, in order. Names shared with the balance lab's CSV (balance_lab) and the
 # load history (DIR/PREFIX_load.csv) mean the same there: here they are averages over
-# the run's balancing steps (imbalance, std, idle_pct, est_balance_pct, uintah_i) or the
-# run's totals (split, bytes_migrated, balancer_ms).
+# the run's balancing steps (imbalance, std, idle_pct, est_balance_pct, uintah_i; patches,
+# the patches handed to the balancer; plan_ms, the balancer's time per step) or the run's
+# totals (split, bytes_migrated, balancer_ms). latency_s, slowdown and groups are the
+# emulated distributed system of the deck's [ranks] (ranks.latency, ranks.slowdown, the
+# number of rank groups).
 FIGURES = ["status", "error", "n_cell", "steps", "finest_level", "regrids", "wall_s", "wall_s_min",
            "cell_updates", "cell_updates_per_s", "balancer", "balancing_steps",
-           "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "split",
-           "bytes_migrated", "cut_cells", "balancer_ms", "fingerprint", "hosts",
-           "exec_space", "threads", "code_version"]
+           "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "patches",
+           "split", "bytes_migrated", "cut_cells", "balancer_ms", "plan_ms", "groups",
+           "latency_s", "slowdown", "fingerprint", "hosts", "exec_space", "threads",
+           "code_version"]
 
 
 def figures(s):
@@ -39,6 +43,7 @@ def _figures(s):
     if s.get("status") != "ok":
         return row
     run, bal, mean = s["run"], s["balance"], s["balance"]["mean"]
+    used = s["deck"]["used"]
     row.update({
         "steps": run["steps"], "finest_level": run["finest_level"],
         "regrids": run["regrids"], "wall_s": s["wall_seconds"]["max"],
@@ -49,6 +54,11 @@ def _figures(s):
         "est_balance_pct": 100 * mean["estimated_balance"], "uintah_i": mean["uintah_i"],
         "split": bal["patches_split"], "bytes_migrated": bal["bytes_migrated"],
         "cut_cells": bal["mean_cut_cells"], "balancer_ms": 1e3 * bal["balancer_seconds"],
+        "patches": _mean(st["patches"] for st in bal["steps"]),
+        "plan_ms": _mean(1e3 * st["balancer_seconds"] for st in bal["steps"]),
+        "groups": len(set(s["ranks"]["groups"])),
+        "latency_s": used.get("ranks.latency", 0.0),
+        "slowdown": used.get("ranks.slowdown", 1.0),
         "fingerprint": s["fingerprint"], "hosts": len(set(s["ranks"]["hostnames"])),
         "exec_space": s["kokkos"]["execution_space"],
         "threads": s["kokkos"]["concurrency"]})
@@ -56,6 +66,12 @@ def _figures(s):
     for name, spread in s["phases"].items():
         row["phase_" + re.sub(r"\W+", "_", name) + "_s"] = spread["max"]
     return row
+
+
+def _mean(values):
+    """The mean of `values`, "" when there are none (a run without a balancing step)."""
+    values = list(values)
+    return sum(values) / len(values) if values else ""
 
 
 def _log_error(log):

@@ -197,9 +197,9 @@ def _run_id(deck, ranks, axes, repeat):
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", "__".join(parts)).strip("_")
 
 
-def load(path, out=None, weak=None, kind=None):
-    """Read a sweep file and expand its runs. `out`, `weak`, `kind`: command-line values
-    that win over the file's."""
+def load(path, out=None, weak=None, kind=None, ranks=None):
+    """Read a sweep file and expand its runs. `out`, `weak`, `kind`, `ranks`: command-line
+    values that win over the file's."""
     try:
         with open(path, "rb") as f:
             d = tomllib.load(f)
@@ -221,7 +221,8 @@ def load(path, out=None, weak=None, kind=None):
     for x in decks:
         if not os.path.isfile(x):
             raise SweepError(f"{path}: decks: no such file {x}")
-    ranks = _positive_ints(d.get("ranks", [1]), f"{path}: ranks")
+    ranks = _positive_ints(d.get("ranks", [1]) if ranks is None else ranks,
+                           f"{path}: ranks" if ranks is None else "--ranks")
     repeats = _positive_ints(d.get("repeats", 1), f"{path}: repeats")[0]
     fixed = d.get("set", [])
     if not isinstance(fixed, list) or not all(isinstance(x, str) and "=" in x for x in fixed):

@@ -1,0 +1,84 @@
+"""Benchmark runs through tools/sweep: the script's deck, rank counts, repeats and
+overrides become a sweep file (OUT/bench.toml), the sweep runs it here, and each run's
+summary is read back. OUT is kept when given (a second call then reuses the finished
+runs, as any local sweep does), else a temporary directory removed afterwards."""
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from pwbench import MPI_ENV
+
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write_sweep_file(path, exe, deck, ranks, repeats, overrides):
+    with open(path, "w") as f:
+        f.write(f"decks = [{json.dumps(os.path.abspath(deck))}]\n"
+                f"ranks = {json.dumps(list(ranks))}\nrepeats = {int(repeats)}\n"
+                f"set = {json.dumps(list(overrides))}\n"
+                f"[launcher]\nexecutable = {json.dumps(os.path.abspath(exe))}\n"
+                "[launcher.local]\nmpirun = \"mpirun --oversubscribe -np {ranks}\"\n")
+
+
+@contextlib.contextmanager
+def output_dir(out, prefix):
+    """`out` (created), or a temporary directory removed on the way out."""
+    if out:
+        os.makedirs(out, exist_ok=True)
+        yield os.path.abspath(out)
+        return
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_sweep(out, exe, deck, ranks, repeats, overrides):
+    """Run the matrix with tools/sweep (its progress on stderr) and gather its table;
+    returns {ranks: [(run directory, summary dict)]} in the sweep's order. Exits with the
+    runs' errors when one failed."""
+    path = os.path.join(out, "bench.toml")
+    write_sweep_file(path, exe, deck, ranks, repeats, overrides)
+    env = dict(os.environ, **MPI_ENV)
+    sweep = [sys.executable, os.path.join(TOOLS, "sweep")]
+    sys.stdout.flush()
+    # The sweep's progress as it comes, without its hint to collect: done below.
+    with subprocess.Popen(sweep + [path, "--out", out], env=env, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        for line in proc.stderr:
+            if not line.startswith("sweep: gather the results with:"):
+                print(line, end="", file=sys.stderr, flush=True)
+    code = proc.returncode
+    try:
+        with open(os.path.join(out, "sweep.json")) as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        sys.exit("benchmark: the sweep did not start (see above)")
+    runs, errors = {}, []
+    for r in manifest["runs"]:
+        try:
+            with open(r["summary"]) as f:
+                s = json.load(f)
+        except (OSError, ValueError):
+            s = {"status": "missing", "error": "no summary; log: " +
+                 os.path.join(os.path.dirname(r["summary"]), "log.txt")}
+        if s.get("status") != "ok":
+            errors.append(f"{r['run_id']}: {s.get('error')}")
+        runs.setdefault(r["ranks"], []).append((os.path.dirname(r["summary"]), s))
+    if code != 0 or errors:
+        sys.exit("benchmark: runs failed:\n  " + "\n  ".join(errors or ["see above"]))
+    subprocess.run(sweep + ["collect", out], env=env, check=True)
+    return runs
+
+
+def figures(summary):
+    """(cell-updates/s, wall seconds of the slowest rank, {phase: seconds on the slowest
+    rank}, fingerprint), what pwbench.run_once reads from a log."""
+    return (summary["cell_updates_per_second"], summary["wall_seconds"]["max"],
+            {name: spread["max"] for name, spread in summary["phases"].items()},
+            summary["fingerprint"])
