@@ -98,6 +98,11 @@ def check_gas(path, ds, h5py):
     assert got_u == u["X-momentum"] / u["density"], f"{path}: velocity_x yt {got_u}"
     print(f"{path}: hydro: at {centre} yt's pressure {got_p:.6g} and velocity_x "
           f"{got_u:.6g} are the dump's (gamma {gamma})")
+    if "phi" in names:  # self-gravity: the potential by name, and not all zero
+        got_phi = float(point[("chombo", "phi")][0])
+        assert got_phi == u["phi"], f"{path}: phi yt {got_phi}, dump {u['phi']}"
+        assert any(float(x) != 0.0 for x in comp["phi"]), f"{path}: phi is all zero"
+        print(f"{path}: gravity: yt's phi {got_phi:.6g} is the dump's")
     return True
 
 

@@ -10,7 +10,8 @@ MPI_ENV = dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
 
 
 def run_once(exe, deck, ranks, overrides):
-    """One run: (cell-updates/s, wall seconds, {phase: seconds}, fingerprint)."""
+    """One run: (cell-updates/s, wall seconds, {phase: seconds}, fingerprint, coarse
+    steps)."""
     cmd = ["mpirun", "-np", str(ranks), exe, deck] + list(overrides)
     out = subprocess.run(cmd, env=dict(os.environ, **MPI_ENV), check=True,
                          capture_output=True, text=True).stdout
@@ -19,12 +20,14 @@ def run_once(exe, deck, ranks, overrides):
               for m in re.finditer(r"^  phase (.+?)\s+([\d.]+) s$", out, re.M)}
     wall = float(re.search(r"^wall time: ([\d.]+) s", out, re.M).group(1))
     finger = re.search(r"^fingerprint: (\S+)", out, re.M).group(1)
-    return rate, wall, phases, finger
+    steps = int(re.search(r"^run summary: (\d+) steps", out, re.M).group(1))
+    return rate, wall, phases, finger, steps
 
 
-def report(runs, label, reference=None, reference_name="the reference"):
+def report(runs, label, reference=None, reference_name="the reference", steps=None):
     """Print the medians of `runs` (run_once results) on one line and the median time
-    per phase below it; returns the set of fingerprints seen."""
+    per phase below it (and per coarse step, given the runs' coarse `steps`); returns
+    the set of fingerprints seen."""
     rate = statistics.median(r[0] for r in runs)
     wall = statistics.median(r[1] for r in runs)
     vs = f" ({rate / reference:.2f}x {reference_name} {reference / 1e6:.1f} M)" if reference else ""
@@ -32,5 +35,6 @@ def report(runs, label, reference=None, reference_name="the reference"):
           f"all runs: {', '.join(f'{r[0] / 1e6:.2f}' for r in runs)} M")
     for name in sorted(runs[0][2]):
         seconds = statistics.median(r[2][name] for r in runs)
-        print(f"    {name:<12} {seconds:8.3f} s  {100 * seconds / wall:5.1f}%")
+        per_step = f"  {1e3 * seconds / steps:8.1f} ms per coarse step" if steps else ""
+        print(f"    {name:<12} {seconds:8.3f} s  {100 * seconds / wall:5.1f}%{per_step}")
     return {r[3] for r in runs}
