@@ -2,6 +2,7 @@
 // state of a finished run on the host.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,13 @@
 #include "tests/fab_testing.hpp"
 
 namespace pw::testing {
+
+/// x with every digit, for a deck.
+inline std::string str(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
 
 /// A tube of n cells along `axis` (4 cells across, periodic across, outflow walls
 /// along), Sod's problem unless the overrides say otherwise, run to t = 0.2 at CFL 0.8.

@@ -10,14 +10,9 @@
 #include "tests/physics/hydro_testing.hpp"
 
 using namespace pw;
+using pw::testing::str;
 
 namespace {
-
-std::string str(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
 
 constexpr double kGamma = 5.0 / 3.0;
 constexpr double kK = 2.0 * M_PI;  // one wave across the unit box: K = 2 pi

@@ -10,14 +10,9 @@
 #include "tests/physics/hydro_testing.hpp"
 
 using namespace pw;
+using pw::testing::str;
 
 namespace {
-
-std::string str(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
 
 /// A sound wave of amplitude 1e-6 along the diagonal of the periodic unit square, run
 /// for one period (it then comes back to its initial state); the L1 error of density on
