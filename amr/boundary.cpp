@@ -24,6 +24,7 @@ void fill_slab(Fab& fab, const Box& ghosts, int d, int side, int inner, int c0, 
           double v = u;
           switch (kind) {
             case BcKind::outflow:
+            case BcKind::exact:  // the hierarchy overwrites these with the exact state
               v = a(in[0], in[1], in[2], c);
               break;
             case BcKind::reflect_even:
@@ -50,10 +51,13 @@ void fill_slab(Fab& fab, const Box& ghosts, int d, int side, int inner, int c0, 
 }  // namespace
 
 bool parse_bc_kind(const std::string& name, BcKind& kind) {
-  const std::pair<const char*, BcKind> names[] = {
-      {"outflow", BcKind::outflow},         {"reflect_even", BcKind::reflect_even},
-      {"reflect_odd", BcKind::reflect_odd}, {"dirichlet", BcKind::dirichlet},
-      {"neumann", BcKind::neumann},         {"fixed", BcKind::fixed}};
+  const std::pair<const char*, BcKind> names[] = {{"outflow", BcKind::outflow},
+                                                  {"reflect_even", BcKind::reflect_even},
+                                                  {"reflect_odd", BcKind::reflect_odd},
+                                                  {"dirichlet", BcKind::dirichlet},
+                                                  {"neumann", BcKind::neumann},
+                                                  {"fixed", BcKind::fixed},
+                                                  {"exact", BcKind::exact}};
   for (const auto& [n, k] : names)
     if (name == n) {
       kind = k;
@@ -62,21 +66,31 @@ bool parse_bc_kind(const std::string& name, BcKind& kind) {
   return false;
 }
 
+Box ghosts_beyond(const LevelGeom& geom, const Box& fab_box, int d, int side) {
+  Box ghosts = fab_box;
+  if (geom.periodic[d]) return Box();
+  if (side == 0) {
+    ghosts.hi[d] = geom.domain.lo[d] - 1;
+  } else {
+    ghosts.lo[d] = geom.domain.hi[d] + 1;
+  }
+  return ghosts;
+}
+
+bool has_exact_face(const BcSet& bcs, int d, int side) {
+  for (const ComponentBc& c : bcs)
+    if (c.face(d, side).kind == BcKind::exact) return true;
+  return false;
+}
+
 void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs) {
   const int nc = fab.ncomp();
   for (int d = 0; d < geom.dim; ++d) {
     if (geom.periodic[d]) continue;
     for (int side = 0; side < 2; ++side) {
-      Box ghosts = fab.box;
-      int inner;
-      if (side == 0) {
-        inner = geom.domain.lo[d];
-        ghosts.hi[d] = inner - 1;
-      } else {
-        inner = geom.domain.hi[d];
-        ghosts.lo[d] = inner + 1;
-      }
+      const Box ghosts = ghosts_beyond(geom, fab.box, d, side);
       if (ghosts.empty()) continue;
+      const int inner = side == 0 ? geom.domain.lo[d] : geom.domain.hi[d];
       // One launch per run of components with the same condition on this face.
       for (int c0 = 0; c0 < nc;) {
         const FaceBc& f = bcs[size_t(c0)].face(d, side);

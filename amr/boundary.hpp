@@ -17,7 +17,10 @@ enum class BcKind {
   reflect_odd,   // minus the mirror image (the normal velocity at a wall)
   dirichlet,     // the value at the face: ghost = 2 value - mirror
   neumann,       // the outward normal derivative at the face
-  fixed,         // every ghost cell holds the value (an inflow state)
+  fixed,         // every ghost cell holds the value (a constant inflow state)
+  exact,         // the physics module's exact state at the fill's time (an inflow
+                 // that changes along the face and in time); outflow where no time is
+                 // known (coarse data beyond the wall, read by interpolation stencils)
 };
 
 /// One face's condition; `value` is used by dirichlet, neumann and fixed only.
@@ -44,7 +47,7 @@ struct ComponentBc {
 using BcSet = std::vector<ComponentBc>;
 
 /// Parse a kind's deck spelling ("outflow", "reflect_even", "reflect_odd", "dirichlet",
-/// "neumann", "fixed"); false when unknown.
+/// "neumann", "fixed", "exact"); false when unknown.
 bool parse_bc_kind(const std::string& name, BcKind& kind);
 
 /// Fill the cells of fab.box beyond the domain's non-periodic faces from the cells
@@ -54,6 +57,13 @@ bool parse_bc_kind(const std::string& name, BcKind& kind);
 /// the mirror cell m - 1 inside. Pre: the cells of fab.box inside the domain that these
 /// read are filled; bcs.size() == fab.ncomp().
 void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs);
+
+/// The ghost cells of fab.box beyond face (d, side) of the domain (edges and corners
+/// included), or an empty box when d is periodic or the fab does not reach past it.
+Box ghosts_beyond(const LevelGeom& geom, const Box& fab_box, int d, int side);
+
+/// True when some component's condition on face (d, side) is BcKind::exact.
+bool has_exact_face(const BcSet& bcs, int d, int side);
 
 /// Outflow in every non-periodic direction for every component (the default walls).
 void fill_outflow(const LevelGeom& geom, Fab& fab);

@@ -1,7 +1,8 @@
 // Ghost fill of one level: same-level copies (on-rank and across ranks, periodic images
 // included), then coarse-fine ghosts by conservative limited linear interpolation in
 // space and linear interpolation in time between the coarse level's old and new states,
-// then the physical boundaries.
+// then the physical boundaries: the walls' rules, and where a face takes the exact state
+// (a time-dependent inflow), the physics module's state at the fill's time.
 #include "amr/hierarchy.hpp"
 
 namespace pw {
@@ -21,6 +22,16 @@ void Hierarchy::fill_ghosts(int l, double time) {
                              comm_);
   }
   L.u_new.fill_physical_boundary(bcs_);
+  for (int d = 0; d < L.geom.dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      if (!has_exact_face(bcs_, d, side)) continue;
+      for (size_t p = 0; p < L.layout.size(); ++p) {
+        if (!L.owns(int(p), comm_.rank())) continue;
+        const Box ghosts = ghosts_beyond(L.geom, L.u_new[p].box, d, side);
+        if (!ghosts.empty())
+          physics_.initial_data(L.geom, ghosts, L.u_new[p].array(), time);
+      }
+    }
 }
 
 }  // namespace pw

@@ -78,7 +78,8 @@ class Physics {
   virtual long scratch_size(const Box& box) const = 0;
 
   /// Fill cells `box` of u with the state at `time` (initial data, and exact solutions
-  /// where the problem has one).
+  /// where the problem has one). Also called on the ghost cells beyond a face whose
+  /// condition is BcKind::exact, at the time of the ghost fill.
   virtual void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
                             double time) const = 0;
 

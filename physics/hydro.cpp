@@ -152,8 +152,7 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   // The problem and its section.
   const std::string problem = deck.get<std::string>("hydro.problem", "shock_tube");
   const double g = hp_.gamma;
-  bool has_inflow = false;
-  double inflow[3] = {0, 0, 0};  // density, velocity along the axis, pressure
+  bool has_inflow = false;  // the problem's exact state can flow in through lo faces
   if (problem == "shock_tube") {
     problem_.kind = HydroProblemKind::shock_tube;
     problem_.axis = read_axis(deck, "shock_tube.axis", dim);
@@ -175,7 +174,27 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
     problem_.p0 = positive(deck, "blast.pressure", 1e-5);
   } else if (problem == "shockpool") {
     problem_.kind = HydroProblemKind::shockpool;
-    problem_.axis = read_axis(deck, "shockpool.axis", dim);
+    // The front's normal: along `axis`, or any direction into the domain.
+    if (deck.has("shockpool.normal")) {
+      if (deck.has("shockpool.axis"))
+        deck.fail("shockpool.axis", "give the shock's axis or its normal, not both");
+      const std::vector<double> n =
+          numbers(deck, "shockpool.normal", size_t(dim), {}, "one per direction");
+      double norm = 0;
+      for (int d = 0; d < dim; ++d) {
+        if (n[size_t(d)] < 0)
+          deck.fail("shockpool.normal",
+                    "expected components >= 0 (the shock enters through lo faces)");
+        norm += n[size_t(d)] * n[size_t(d)];
+      }
+      if (!(norm > 0)) deck.fail("shockpool.normal", "expected a non-zero vector");
+      for (int d = 0; d < 3; ++d)
+        problem_.normal[d] = d < dim ? n[size_t(d)] / std::sqrt(norm) : 0.0;
+    } else {
+      problem_.axis = read_axis(deck, "shockpool.axis", dim);
+      for (int d = 0; d < 3; ++d)
+        problem_.normal[d] = d == problem_.axis ? 1.0 : 0.0;
+    }
     problem_.position = finite(deck, "shockpool.position", 0.1);
     const double mach = deck.get<double>("shockpool.mach", 2.5);
     if (!(mach > 1.0) || !std::isfinite(mach))
@@ -191,8 +210,8 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
     for (int c = 0; c < 3; ++c) {
       problem_.state[0][c] = behind[c];
       problem_.state[1][c] = ahead[c];
-      inflow[c] = behind[c];
     }
+    problem_.speed = mach * c0;
     has_inflow = true;
   } else if (problem == "sound_wave") {
     problem_.kind = HydroProblemKind::sound_wave;
@@ -279,18 +298,15 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
         } else if (k == "reflect") {
           f.kind = c == mom + d ? BcKind::reflect_odd : BcKind::reflect_even;
         } else if (k == "inflow") {
-          if (!has_inflow || d != problem_.axis || side != 0)
-            deck.fail(key, std::string("direction ") + "xyz"[d] +
-                               ": \"inflow\" needs a problem with an inflow state on "
-                               "this face (shockpool: the lo face of its axis)");
-          // The conserved inflow state.
-          const double r = inflow[0], un = inflow[1], p = inflow[2];
-          double v = 0.0;
-          if (c == rho) v = r;
-          if (c == mom + d) v = r * un;
-          if (c == energy) v = p / (g - 1) + 0.5 * r * un * un;
-          if (c >= nbase) v = r;  // tracer 1 behind the front
-          f = {BcKind::fixed, v};
+          // The exact state at the time of each ghost fill: the shock's post-shock gas
+          // (and the front itself, when it runs obliquely along the face).
+          if (!has_inflow || !(problem_.normal[d] > 0) || side != 0)
+            deck.fail(key,
+                      std::string("direction ") + "xyz"[d] +
+                          ": \"inflow\" needs a problem with an inflow state on "
+                          "this face (shockpool: the lo face of a direction in which "
+                          "its normal has a positive component)");
+          f.kind = BcKind::exact;
         } else {
           deck.fail(key, std::string("direction ") + "xyz"[d] + ": " +
                              one_of({"periodic", "outflow", "reflect", "inflow"}, k));
@@ -348,14 +364,15 @@ HydroProblem Hydro::problem_for(const LevelGeom& g) const {
 }
 
 void Hydro::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
-                         double /*time*/) const {
+                         double time) const {
   const HydroProblem p = problem_for(g);
   const double gamma = hp_.gamma;
   // Sub-cell samples: 4 per direction, so that a blast's energy and an interface that
   // cuts cells are deposited in proportion to the volume they cover.
   for_each_cell(
-      "hydro::initial_data", box,
-      KOKKOS_LAMBDA(int i, int j, int k) { p.cell_average(g, i, j, k, gamma, 4, u); });
+      "hydro::initial_data", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        p.cell_average(g, i, j, k, gamma, time, 4, u);
+      });
 }
 
 double Hydro::stable_dt(const LevelGeom& g, const Box& box, const Array4& u,

@@ -18,7 +18,8 @@ namespace pw {
 /// 8); limiter = "first_order" | "minmod" | ["mc"] | "van_leer" (first_order:
 /// Godunov's method, for comparisons); riemann = ["hllc"] | "hlle";
 /// density_floor, pressure_floor [1e-10]; bc_lo, bc_hi: one of "periodic", "outflow",
-/// "reflect", "inflow" per direction [periodic where domain.periodic, else outflow];
+/// "reflect", "inflow" per direction [periodic where domain.periodic, else outflow]
+/// ("inflow": the problem's exact state at the time of each ghost fill, BcKind::exact);
 /// tag = ["loehner"] | "gradient" on density and pressure: loehner refines where
 /// Loehner's error estimator exceeds tag_threshold [0.8] with noise filter tag_filter
 /// [0.01]; gradient where a relative jump to a neighbour exceeds tag_threshold [0.1];
@@ -33,9 +34,11 @@ namespace pw {
 ///     (density, velocity along the axis, pressure: Sod's tube by default);
 ///   [blast] center [domain centre], radius [0.05], energy [1], density [1],
 ///     pressure [1e-5];
-///   [shockpool] axis ["x"], mach [2.5], position [0.1], density [1], pressure
-///     [1/gamma]: a shock moving up the axis into gas at rest, the post-shock state
-///     flowing in through the lo face (bc_lo = "inflow" on that axis);
+///   [shockpool] axis ["x"] or normal (one number >= 0 per direction), mach [2.5],
+///     position [0.1] (of the front along the normal), density [1], pressure
+///     [1/gamma]: a plane shock moving along the normal into gas at rest, the exact
+///     state (post-shock, and the front where it runs along a face) flowing in through
+///     the lo faces of the directions the normal has a component in (bc_lo "inflow");
 ///   [sound_wave] amplitude [1e-6], wavenumber [1, 0(, 0)], density [1], pressure
 ///     [1/gamma];
 ///   [uniform] density [1], pressure [1], velocity [0, 0(, 0)];

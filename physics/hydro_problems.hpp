@@ -27,10 +27,13 @@ enum class HydroProblemKind {
 struct HydroProblem {
   HydroProblemKind kind = HydroProblemKind::shock_tube;
   // shock_tube and shockpool: the axis and the position of the interface or front; the
-  // left/behind (0) and right/ahead (1) states as density, velocity along the axis,
-  // pressure.
+  // left/behind (0) and right/ahead (1) states as density, velocity along the axis (the
+  // normal), pressure. shockpool: the front n.x = position + speed t moves along the
+  // unit normal n at `speed`.
   int axis = 0;
   double position = 0.5;
+  double normal[3] = {1, 0, 0};
+  double speed = 0;
   double state[2][3] = {{1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}};
   // blast: energy in a sphere (a cylinder per unit length in 2D) of radius `radius`
   // about `center`, in a medium of density rho0 and pressure p0 at rest.
@@ -51,19 +54,30 @@ struct HydroProblem {
   // behind a front, inside the blast, or above the wave's mean; else 0.
   int nscalars = 0;
 
-  /// The primitive state at point x (dim coordinates used).
+  /// The primitive state at point x (dim coordinates used) and time t.
   KOKKOS_INLINE_FUNCTION void primitive(const double x[3], int dim, double gamma,
-                                        double* w) const {
+                                        double t, double* w) const {
     using namespace hydro_index;
     for (int c = 0; c < 3; ++c)
       w[vel + c] = 0.0;
     double tracer = 0.0;
     switch (kind) {
-      case HydroProblemKind::shock_tube:
-      case HydroProblemKind::shockpool: {
+      case HydroProblemKind::shock_tube: {
         const int s = x[axis] < position ? 0 : 1;
         w[rho] = state[s][0];
         w[vel + axis] = state[s][1];
+        w[pres] = state[s][2];
+        tracer = s == 0 ? 1.0 : 0.0;
+        break;
+      }
+      case HydroProblemKind::shockpool: {
+        double along = 0.0;
+        for (int d = 0; d < dim; ++d)
+          along += normal[d] * x[d];
+        const int s = along < position + speed * t ? 0 : 1;
+        w[rho] = state[s][0];
+        for (int d = 0; d < dim; ++d)
+          w[vel + d] = state[s][1] * normal[d];
         w[pres] = state[s][2];
         tracer = s == 0 ? 1.0 : 0.0;
         break;
@@ -127,10 +141,11 @@ struct HydroProblem {
       w[nbase + s] = tracer;
   }
 
-  /// The cell average of the conserved state of cell (i, j, k) of level g from n^dim
-  /// samples at sub-cell centres, into u.
+  /// The cell average of the conserved state of cell (i, j, k) of level g at time t from
+  /// n^dim samples at sub-cell centres, into u.
   KOKKOS_INLINE_FUNCTION void cell_average(const LevelGeom& g, int i, int j, int k,
-                                           double gamma, int n, const Array4& u) const {
+                                           double gamma, double t, int n,
+                                           const Array4& u) const {
     using namespace hydro_index;
     double sum[max_vars] = {};
     const int nv = nbase + nscalars;
@@ -142,7 +157,7 @@ struct HydroProblem {
       for (int d = 0; d < 3; ++d)
         x[d] = g.prob_lo[d] + (idx[d] + (sub[d] + 0.5) / n) * g.dx[d];
       double w[max_vars], f[max_vars], uc[max_vars];
-      primitive(x, g.dim, gamma, w);
+      primitive(x, g.dim, gamma, t, w);
       HydroParams hp;
       hp.gamma = gamma;
       hp.nscalars = nscalars;

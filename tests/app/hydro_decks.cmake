@@ -13,6 +13,13 @@ pw_bad_deck(hydro_reflect_on_periodic_axis "hydro.bc_lo: direction x: \"reflect\
   ${PW_BLAST} domain.periodic=[true,false] hydro.bc_lo=[\"reflect\",\"outflow\"])
 pw_bad_deck(hydro_inflow_without_state "hydro.bc_lo: direction x: \"inflow\" needs a problem with an inflow state"
   ${PW_BLAST} hydro.bc_lo=[\"inflow\",\"outflow\"])
+set(PW_SHOCKPOOL ${PROJECT_SOURCE_DIR}/inputs/shockpool_2d.toml)
+pw_bad_deck(hydro_shock_normal "shockpool.normal: expected components >= 0 (the shock enters through lo faces)"
+  ${PW_SHOCKPOOL} shockpool.normal=[1.0,-0.5])
+pw_bad_deck(hydro_shock_axis_and_normal "shockpool.axis: give the shock's axis or its normal, not both"
+  ${PW_SHOCKPOOL} shockpool.axis=x)
+pw_bad_deck(hydro_inflow_away_from_normal "hydro.bc_lo: direction y: \"inflow\" needs a problem with an inflow state on this face"
+  ${PW_SHOCKPOOL} shockpool.normal=[1.0,0.0])
 set(PW_CLUMPS ${PROJECT_SOURCE_DIR}/inputs/clumps_3d.toml)
 pw_bad_deck(hydro_gravity_walls "hydro.gravity: the box is not periodic along x: say what phi does at the walls with poisson.bc_lo and poisson.bc_hi"
   ${PW_BLAST} hydro.gravity=true)
@@ -34,9 +41,9 @@ pw_fingerprint(sod_z 1f32ca61ed2dff23 ${PW_INPUTS}/sod_z.toml time.max_step=10
 pw_fingerprint(blast_2d a461a26fb9518d79 ${PW_INPUTS}/blast_2d.toml time.max_step=10)
 pw_fingerprint(blast_3d a07a66bfcd124cfe ${PW_INPUTS}/blast_3d.toml time.max_step=4
   domain.n_cell=[16,16,16] amr.blocking_factor=4 amr.max_grid_size=8 blast.radius=0.08)
-pw_fingerprint(shockpool_2d b37ab0cd76159e2e ${PW_INPUTS}/shockpool_2d.toml
+pw_fingerprint(shockpool_2d 65db7a0151803c3f ${PW_INPUTS}/shockpool_2d.toml
   time.max_step=10)
-pw_fingerprint(shockpool_3d abd297335b139027 ${PW_INPUTS}/shockpool_3d.toml
+pw_fingerprint(shockpool_3d d92724f54ea54c65 ${PW_INPUTS}/shockpool_3d.toml
   time.max_step=4 domain.n_cell=[32,16,16])
 pw_fingerprint(clumps_3d b6744507bfed6c20 ${PW_INPUTS}/clumps_3d.toml time.max_step=3
   domain.n_cell=[16,16,16] amr.blocking_factor=4 amr.max_grid_size=8 amr.max_level=2)
