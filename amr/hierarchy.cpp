@@ -133,6 +133,19 @@ void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
     build_plans(int(l));
   }
   cell_updates_ = state.cell_updates;
+  // The run's counts so far, held by rank 0 (the summary sums over ranks).
+  Kokkos::deep_copy(counters_, 0L);
+  if (!state.physics_counters.empty() &&
+      state.physics_counters.size() != counters_.extent(0))
+    throw std::runtime_error(
+        "checkpoint: " + std::to_string(state.physics_counters.size()) +
+        " physics counters, the module counts " + std::to_string(counters_.extent(0)));
+  if (comm_.rank() == 0 && !state.physics_counters.empty()) {
+    const auto host = Kokkos::create_mirror_view(counters_);
+    for (size_t c = 0; c < host.extent(0); ++c)
+      host(c) = state.physics_counters[c];
+    Kokkos::deep_copy(counters_, host);
+  }
   regrids_ = state.regrids;
   balance(0);
   if (hook_) hook_->at_sync(*this, SyncPoint::restored);

@@ -38,6 +38,7 @@ struct RestoreState {
   std::vector<LevelClock> clocks;  // per level
   long cell_updates = 0;
   int regrids = 0;
+  std::vector<long> physics_counters;  // sums over ranks; empty: start from zero
 };
 
 /// Fills the interior of u_new on this rank's patches of level l (`layout`: its boxes

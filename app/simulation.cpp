@@ -128,8 +128,13 @@ RunResult Simulation::run(bool verbose) {
 
 void Simulation::dump(int step, RunResult& r, bool verbose) {
   PhaseTimers::Scope scope(hierarchy_->timers(), "output");
-  DumpInfo info{physics_->component_names(), step, deck_echo_, r.initial_totals,
-                planner_->balancer().name(), {}};
+  DumpInfo info{physics_->component_names(),
+                step,
+                deck_echo_,
+                r.initial_totals,
+                hierarchy_->physics_counters(),
+                planner_->balancer().name(),
+                {}};
   if (!planner_->records().empty()) {
     const LoadMetrics& now = planner_->records().back().load;
     const LoadMetrics& mean = r.balance.mean;

@@ -129,6 +129,8 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
               "refinement ratio between levels {} and {} is {}, amr.ref_ratio gives {}",
               l, l + 1, l < int(ratios.size()) ? ratios[l] : 0, cfg.ref_ratio[l]));
     }
+    if (H5Aexists(ck, "physics_counters") > 0)
+      state_.physics_counters = h5::read_attr_longs(ck, "physics_counters");
     if (H5Aexists(ck, "initial_totals") > 0) {
       initial_totals_ = h5::read_attr_doubles(ck, "initial_totals");
       if (int(initial_totals_.size()) != ncomp_) bad("initial_totals has the wrong size");

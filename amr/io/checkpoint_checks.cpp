@@ -93,6 +93,10 @@ void check_clocks(const RestoreState& state, int step) {
   if (state.regrids < 0)
     throw std::runtime_error(
         fmt::format("checkpoint: regrids is {}, expected >= 0", state.regrids));
+  for (long n : state.physics_counters)
+    if (n < 0)
+      throw std::runtime_error(
+          fmt::format("checkpoint: a physics counter is {}, expected >= 0", n));
   for (size_t l = 0; l < state.clocks.size(); ++l) {
     const LevelClock& c = state.clocks[l];
     const int L = int(l);

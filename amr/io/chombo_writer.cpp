@@ -262,6 +262,8 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
     h5::attr_box(c, "domain", cfg.geom0.domain, dim);
     if (!info.initial_totals.empty())
       h5::attr_doubles(c, "initial_totals", info.initial_totals);
+    if (!info.physics_counters.empty())
+      h5::attr_longs(c, "physics_counters", info.physics_counters);
     h5::seal_attributes(c);
   }
   std::vector<double> rank_load(h.comm().size(), 0.0);

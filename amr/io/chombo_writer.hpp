@@ -17,6 +17,7 @@ struct DumpInfo {
   int step = 0;      // coarse steps taken
   std::string deck;  // Deck::echo(): every key as used, defaults included
   std::vector<double> initial_totals;  // per component at step 0, for a restart's summary
+  std::vector<long> physics_counters;  // the module's event counts so far (all ranks)
   std::string balance_method;          // the deck's balancer
   // The latest balancing step's metrics and their run averages, as (name, value).
   std::vector<std::pair<std::string, double>> balance_metrics;
@@ -49,7 +50,7 @@ long dump_bytes(const Hierarchy& h, const DumpInfo& info);
 /// deck, code_version; dataset rank_load; group Chombo_global (SpaceDim, prob_lo).
 /// Every dump is a checkpoint (see amr/io/checkpoint.hpp): each level_L also holds t_old,
 /// t_new, steps, last_regrid_step; group checkpoint holds step, cell_updates, regrids,
-/// max_level, ref_ratio, domain and initial_totals.
+/// max_level, ref_ratio, domain, initial_totals and physics_counters.
 /// Checksums (amr/io/checksum.hpp): every group has an attribute `checksum`, the digest
 /// of its other attributes; every dataset but vtkGhostType and data:datatype=0 has one of
 /// its bytes; data:checksums holds one per patch of data:datatype=0.

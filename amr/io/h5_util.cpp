@@ -159,6 +159,12 @@ void attr_long(hid_t obj, const std::string& name, long v) {
   scalar_attr(obj, name, H5T_NATIVE_LONG, &v);
 }
 
+void attr_longs(hid_t obj, const std::string& name, const std::vector<long>& v) {
+  const hsize_t n = v.size();
+  Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  write_attr(obj, name, H5T_NATIVE_LONG, space, v.data());
+}
+
 namespace {
 
 /// Open attribute `name` of `obj` and check that it holds `n` elements.
@@ -209,6 +215,10 @@ double read_attr_double(hid_t obj, const std::string& name) {
 
 std::vector<int> read_attr_ints(hid_t obj, const std::string& name) {
   return read_vector<int>(obj, name, H5T_NATIVE_INT);
+}
+
+std::vector<long> read_attr_longs(hid_t obj, const std::string& name) {
+  return read_vector<long>(obj, name, H5T_NATIVE_LONG);
 }
 
 std::vector<double> read_attr_doubles(hid_t obj, const std::string& name) {

@@ -77,6 +77,7 @@ void attr_box(hid_t obj, const std::string& name, const Box& b, int dim);
 void attr_intvect(hid_t obj, const std::string& name, const IntVect& v, int dim);
 void attr_ints(hid_t obj, const std::string& name, const std::vector<int>& v);
 void attr_long(hid_t obj, const std::string& name, long v);
+void attr_longs(hid_t obj, const std::string& name, const std::vector<long>& v);
 
 /// Attribute readers (every rank reads the same); each throws std::runtime_error naming
 /// the attribute when it is missing or of another shape. Numbers are converted to the
@@ -85,6 +86,7 @@ int read_attr_int(hid_t obj, const std::string& name);
 long read_attr_long(hid_t obj, const std::string& name);
 double read_attr_double(hid_t obj, const std::string& name);
 std::vector<int> read_attr_ints(hid_t obj, const std::string& name);
+std::vector<long> read_attr_longs(hid_t obj, const std::string& name);
 std::vector<double> read_attr_doubles(hid_t obj, const std::string& name);
 std::string read_attr_string(hid_t obj, const std::string& name);
 Box read_attr_box(hid_t obj, const std::string& name, int dim);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tests/app/test_dir.hpp"
 #include "tests/physics/hydro_testing.hpp"
 
 using namespace pw;
@@ -106,7 +107,7 @@ double max_over_levels(const Simulation& sim, int c, bool magnitude = false) {
 /// Run `deck` on this rank alone; the finished simulation and its result.
 std::pair<std::unique_ptr<Simulation>, RunResult> run(
     const std::string& deck, const std::vector<std::string>& overrides) {
-  std::vector<std::string> o = {"output.write=false"};
+  std::vector<std::string> o = {"output.write=false"};  // unless the overrides say
   o.insert(o.end(), overrides.begin(), overrides.end());
   auto sim = std::make_unique<Simulation>(Deck::parse(deck, "gravity.toml", o),
                                           Comm(MPI_COMM_SELF));
@@ -159,4 +160,25 @@ TEST(HydroGravity, UniformBoxStaysAtRest) {
   EXPECT_EQ(r.finest_level, 1);
   for (int c : {1, 2, 3, 5})  // the momenta and phi
     EXPECT_LE(max_over_levels(*sim, c, true), 1e-13) << c;
+}
+
+// A restart continues the collapse bit for bit, and the run's counts of fallbacks and
+// floors go on from the checkpoint's (the summary of a restarted run is the whole run's).
+TEST(HydroGravity, RestartContinuesTheCollapseAndItsCounters) {
+  const pw::testing::TestDir dir(Comm(MPI_COMM_SELF), "pw_gravity_");
+  auto dumps = [&](const std::string& sub) {
+    return std::vector<std::string>{"output.write=true", "output.interval=8",
+                                    "output.dir=\"" + dir.sub(sub) + "\""};
+  };
+  const auto [full, r] = run(kClump2d, dumps("full"));
+  std::vector<std::string> o = dumps("again");
+  // Of the run's 20 fallbacks (9 steps), 8 happen before step 8.
+  o.push_back("restart=\"" + dir.sub("full") + "/plt_00008.h5\"");
+  const auto [again, ra] = run(kClump2d, o);
+  EXPECT_EQ(ra.fingerprint, r.fingerprint);
+  EXPECT_EQ(ra.physics_counters, r.physics_counters);
+  long events = 0;
+  for (const auto& [name, n] : r.physics_counters)
+    events += n;
+  EXPECT_GT(events, 0);  // there is something to carry over
 }
