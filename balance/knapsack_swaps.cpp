@@ -55,9 +55,22 @@ void knapsack_swaps(const std::vector<double>& cost, const std::vector<double>& 
                     std::vector<int>& owner, std::vector<double>& load, int max_passes) {
   const int p = int(load.size());
   if (p < 2) return;
-  std::vector<RankItems> items(static_cast<size_t>(p));
+  // Patches per rank as listed, turned into RankItems the first time the rank is the
+  // heaviest or the lightest: with many ranks a few passes touch a few ranks.
+  std::vector<std::vector<int>> listed(static_cast<size_t>(p));
   for (size_t i = 0; i < cost.size(); ++i)
-    items[size_t(owner[i])][cost[i]].insert(int(i));
+    listed[size_t(owner[i])].push_back(int(i));
+  std::vector<RankItems> by_cost(static_cast<size_t>(p));
+  std::vector<char> built(static_cast<size_t>(p), 0);
+  auto items = [&](int r) -> RankItems& {
+    RankItems& m = by_cost[size_t(r)];
+    if (!built[size_t(r)]) {
+      for (int i : listed[size_t(r)])
+        m[cost[size_t(i)]].insert(m[cost[size_t(i)]].end(), i);
+      built[size_t(r)] = 1;
+    }
+    return m;
+  };
   for (int pass = 0; pass < max_passes; ++pass) {
     const int hi = int(std::max_element(load.begin(), load.end()) - load.begin());
     const int lo = int(std::min_element(load.begin(), load.end()) - load.begin());
@@ -68,8 +81,8 @@ void knapsack_swaps(const std::vector<double>& cost, const std::vector<double>& 
     // falling in d up to d_star, rising after. So for each cost of hi only the costs of
     // lo around cost[a] - d_star matter, and those move up as cost[a] does.
     const double d_star = (lh - ll) / (1 / sh + 1 / sl);
-    const std::vector<Value> on_hi = values(items[size_t(hi)], false);
-    const std::vector<Value> on_lo = values(items[size_t(lo)], true);
+    const std::vector<Value> on_hi = values(items(hi), false);
+    const std::vector<Value> on_lo = values(items(lo), true);
     // The plain loop over (a, b) in index order keeps a candidate only when it beats the
     // best so far by a relative 1e-12: among the candidates within that of the lowest,
     // the first in that order wins (ties in exact arithmetic that rounding tells apart).
@@ -102,10 +115,10 @@ void knapsack_swaps(const std::vector<double>& cost, const std::vector<double>& 
     const double ca = cost[size_t(best.a)];
     load[size_t(hi)] += (best.cb - ca) / sh;
     load[size_t(lo)] += (ca - best.cb) / sl;
-    move_item(items[size_t(hi)], items[size_t(lo)], ca, best.a);
+    move_item(items(hi), items(lo), ca, best.a);
     owner[size_t(best.a)] = lo;
     if (best.b >= 0) {
-      move_item(items[size_t(lo)], items[size_t(hi)], best.cb, best.b);
+      move_item(items(lo), items(hi), best.cb, best.b);
       owner[size_t(best.b)] = hi;
     }
   }
