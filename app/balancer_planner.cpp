@@ -124,19 +124,21 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     }
   }
   // Loads of the whole hierarchy, fixed levels included: that is what the ranks will run.
-  std::vector<double> loads(size_t(ranks_.nranks), 0.0);
+  std::vector<double> work(size_t(ranks_.nranks), 0.0);
   rec.rank_patches.assign(size_t(ranks_.nranks), 0);
   double sub = 1;
   for (int l = 0; l < nlev; ++l) {
     if (l > 0) sub *= cfg_.ref_ratio[l - 1];
     for (size_t p = 0; p < out[l].size(); ++p) {
       const size_t owner = size_t(out[l].owner[p]);
-      loads[owner] += double(out[l].boxes[p].num_cells()) * sub / ranks_.speed[owner];
+      work[owner] += double(out[l].boxes[p].num_cells()) * sub;
       ++rec.rank_patches[owner];
     }
   }
-  rec.load = load_metrics(loads);
-  rec.rank_load = std::move(loads);
+  rec.load = load_metrics(work, ranks_.speed);
+  rec.rank_load.resize(work.size());
+  for (size_t r = 0; r < work.size(); ++r)
+    rec.rank_load[r] = work[r] / ranks_.speed[r];
   records_.push_back(rec);
   return out;
 }

@@ -212,13 +212,13 @@ void Simulation::report_balancing(RunResult& r, bool verbose) {
     if (history_) history_->append(int(reported_) + 1, e, p, planner_->balancer().name());
     if (!verbose || comm_.rank() != 0) continue;
     fmt::print(
-        "balance {:4d} step {} {}: imbalance {:.4f} std {:.4f} idle {:.1f}% est. balance "
-        "{:.1f}% I {:.4f} | {} patches, {} split, migrated {:.3f} MB, cut {} ghost "
+        "balance {:4d} step {} {}: imbalance {:.4f} std {:.4f} idle {}% est. balance "
+        "{}% I {:.4f} | {} patches, {} split, migrated {:.3f} MB, cut {} ghost "
         "cells, "
         "{:.3f} ms{}\n",
         reported_ + 1, e.step, planner_->balancer().name(), p.load.imbalance, p.load.std,
-        100 * p.load.idle, 100 * p.load.estimated_balance, p.load.uintah_i, p.patches,
-        p.split, e.bytes_migrated / 1e6, e.cut_cells, 1e3 * p.seconds,
+        percent(p.load.idle), percent(p.load.estimated_balance), p.load.uintah_i,
+        p.patches, p.split, e.bytes_migrated / 1e6, e.cut_cells, 1e3 * p.seconds,
         p.note.empty() ? "" : " | " + p.note);
   }
 }
@@ -246,10 +246,10 @@ void Simulation::print_summary(const RunResult& r) const {
   const LoadMetrics& m = r.balance.mean;
   fmt::print(
       "balance summary ({}, {} balancing steps): imbalance_ratio {:.4f} avg_std {:.4f} "
-      "idle_procs {:.2f}% estimated load balance {:.2f}% I {:.4f}; migrated {:.3f} MB, "
+      "idle_procs {}% estimated load balance {}% I {:.4f}; migrated {:.3f} MB, "
       "{} patches split, mean cut {:.0f} ghost cells, balancer time {:.3f} ms\n",
-      planner_->balancer().name(), r.balance.steps, m.imbalance, m.std, 100 * m.idle,
-      100 * m.estimated_balance, m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
+      planner_->balancer().name(), r.balance.steps, m.imbalance, m.std, percent(m.idle),
+      percent(m.estimated_balance), m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
       r.mean_cut_cells, 1e3 * r.balancer_seconds);
   if (solve_)
     fmt::print("poisson: {} level solves, {} V-cycles in all\n", r.solves,

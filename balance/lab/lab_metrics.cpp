@@ -13,13 +13,11 @@ double lower_bound(const std::vector<PatchMeta>& patches,
     total += p.cost;
     largest = std::max(largest, p.cost);
   }
-  if (total <= 0 || speed.empty()) return 1;
-  double sum = 0, fastest = 0;
-  for (double v : speed) {
-    sum += v;
-    fastest = std::max(fastest, v);
-  }
-  return std::max(1.0, (largest / fastest) / (total / sum));
+  const double ideal = ideal_time(total, speed);
+  if (ideal <= 0) return 1;
+  const double fastest = *std::max_element(speed.begin(), speed.end());
+  // The rank that takes the largest patch needs at least largest / fastest.
+  return std::max(1.0, (largest / fastest) / ideal);
 }
 
 double lower_bound(const std::vector<PatchMeta>& patches, int nranks) {
@@ -125,20 +123,21 @@ std::string check_plan(const std::vector<PatchMeta>& patches, const Plan& plan,
 LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
                        const std::vector<double>& speed) {
   LabMetrics m;
-  std::vector<double> loads(speed.size(), 0.0);
+  std::vector<double> work(speed.size(), 0.0);  // cost per rank, not divided by speed
   bool owners = !patches.empty();
   for (const PatchMeta& p : patches)
     owners = owners && p.owner >= 0;
   double total = 0, moved = 0;
   for (std::size_t i = 0; i < plan.boxes.size(); ++i) {
     const PatchMeta& p = patches[plan.source[i]];
-    const double c =
-        p.cost * double(plan.boxes[i].num_cells()) / double(p.box.num_cells());
-    loads[plan.owner[i]] += c / speed[size_t(plan.owner[i])];
+    const long cells = plan.boxes[i].num_cells(), whole = p.box.num_cells();
+    // A whole patch costs exactly its cost, so that a plan never reads below the bound.
+    const double c = cells == whole ? p.cost : p.cost * double(cells) / double(whole);
+    work[size_t(plan.owner[i])] += c;
     total += c;
     if (plan.owner[i] != p.owner) moved += c;
   }
-  m.load = load_metrics(loads);
+  m.load = load_metrics(work, speed);
   m.lower_bound = lower_bound(patches, speed);
   m.patches_out = int(plan.boxes.size());
   m.split = m.patches_out - int(patches.size());

@@ -13,7 +13,7 @@ namespace pw {
 
 struct LabMetrics {
   LoadMetrics load;
-  double lower_bound = 1;  // max(1, largest patch cost / average load)
+  double lower_bound = 1;  // see lower_bound(); load.imbalance is never below it
   int patches_out = 0;
   int split = 0;             // patches_out - patches in
   long comm_cut = 0;         // see comm_cut()
@@ -23,8 +23,8 @@ struct LabMetrics {
 /// max(1, largest cost / (total cost / nranks)): the best imbalance a balancer that does
 /// not split can reach. 1 for an empty list.
 double lower_bound(const std::vector<PatchMeta>& patches, int nranks);
-/// With rank speeds: max(1, (largest cost / fastest speed) / (total cost / sum of
-/// speeds)).
+/// With rank speeds: max(1, (largest cost / fastest speed) / T), T = total cost / sum of
+/// speeds (ideal_time, the normalisation of LoadMetrics::imbalance).
 double lower_bound(const std::vector<PatchMeta>& patches,
                    const std::vector<double>& speed);
 
@@ -45,7 +45,8 @@ std::string check_plan(const std::vector<PatchMeta>& patches, const Plan& plan,
 /// its share of the patch's cells. Pre: check_plan passed.
 LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
                        int nranks);
-/// The same on ranks of the given speeds: loads are cost / speed.
+/// The same on ranks of the given speeds: rank r takes its cost / speed[r], and the
+/// ratios are against ideal_time (see balance/metrics.hpp).
 LabMetrics lab_metrics(const std::vector<PatchMeta>& patches, const Plan& plan,
                        const std::vector<double>& speed);
 

@@ -34,8 +34,9 @@ Workloads (--workload, about --patches-count patches, all with cost = cells * 2^
   plane      ShockPool3D-like: refinement along a tilted plane (--time moves it in x)
   bubble     a band around a sphere (circle in 2D) rising with --time in [0, 1]
 
-CSV columns: workload, patches, ranks, balancer, imbalance (max/avg load), std,
-idle_pct, est_balance_pct, uintah_i, lower_bound (max(1, largest patch / avg load)),
+CSV columns: workload, patches, ranks, balancer, imbalance (max/avg load; with --speed,
+max of cost/speed over total cost/total speed), std, idle_pct, est_balance_pct, uintah_i,
+lower_bound (max(1, largest patch / avg load), the same normalisation),
 patches_out, split, comm_cut (same-level ghost faces between ranks), migrated_cost_pct
 (empty without input owners), plan_ms (median of --repeat plan() calls).
 See balance/lab/README.md.)";
@@ -202,9 +203,9 @@ void run_lab(const Options& o) {
         }
         const LabMetrics m = lab_metrics(in.list.patches, plan, ranks.speed);
         fmt::print(
-            "{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2f},{:.4f},{:.4f},{},{},{},{},{:.3f}\n",
-            in.name, in.list.patches.size(), p, name, m.load.imbalance, m.load.std,
-            100 * m.load.idle, 100 * m.load.estimated_balance, m.load.uintah_i,
+            "{},{},{},{},{:.4f},{:.4f},{},{},{:.4f},{:.4f},{},{},{},{},{:.3f}\n", in.name,
+            in.list.patches.size(), p, name, m.load.imbalance, m.load.std,
+            percent(m.load.idle), percent(m.load.estimated_balance), m.load.uintah_i,
             m.lower_bound, m.patches_out, m.split, m.comm_cut,
             m.migrated_pct < 0 ? std::string() : fmt::format("{:.2f}", m.migrated_pct),
             median(ms));
