@@ -7,6 +7,7 @@
 #include "amr/field3.hpp"
 #include "amr/level_geom.hpp"
 #include "amr/physics.hpp"
+#include "physics/kmath.hpp"
 #include "physics/velocity_fields.hpp"
 
 namespace pw {
@@ -25,21 +26,16 @@ struct CtuStates {
 // and the selects come before the arithmetic that uses them: GCC would otherwise move
 // that arithmetic into branches, which it may not vectorize because it could trap.
 
-/// |a|, keeping the sign of -0 and of NaN, as a < 0 ? -a : a does. Written as a
-/// comparison with -a, which is one max instruction on x86.
-KOKKOS_FORCEINLINE_FUNCTION double abs_of(double a) {
-  return a < -a ? -a : a;
-}
-
 /// Monotonized-central limited slope (van Leer 1977) from three consecutive cell values,
 /// in selects rather than branches. (Not named mc_slope: amr/interp_kernels.hpp defines
 /// an inline pw::mc_slope with another body, and the two must not meet in one program.)
 KOKKOS_FORCEINLINE_FUNCTION double limited_slope(double am, double a0, double ap) {
   const double dl = a0 - am, dr = ap - a0;
   const double dc = 0.5 * (ap - am);
-  const double lim = 2.0 * (abs_of(dl) < abs_of(dr) ? abs_of(dl) : abs_of(dr));
+  const double lim =
+      2.0 * (kmath::abs(dl) < kmath::abs(dr) ? kmath::abs(dl) : kmath::abs(dr));
   const double clipped = dc > 0.0 ? lim : -lim;
-  const double s = abs_of(dc) <= lim ? dc : clipped;
+  const double s = kmath::abs(dc) <= lim ? dc : clipped;
   return dl * dr <= 0.0 ? 0.0 : s;  // extremum: no slope
 }
 
@@ -58,7 +54,7 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_face(int i, int j, int k, const Field3&
   const bool hi = vn < 0.0;  // upwind cell on the hi side
   const double cm = hi ? am1 : am2, c0 = hi ? a0 : am1, cp = hi ? ap1 : a0;
   const double side = hi ? -0.5 : 0.5;  // toward the face from the cell centre
-  pf(i, j, k) = c0 + side * (1.0 - abs_of(vn) * dtdx) * limited_slope(cm, c0, cp);
+  pf(i, j, k) = c0 + side * (1.0 - kmath::abs(vn) * dtdx) * limited_slope(cm, c0, cp);
 }
 
 /// Transport across cell (i, j, k) in direction T, in the advective form AMReX uses: the
@@ -168,13 +164,13 @@ KOKKOS_FORCEINLINE_FUNCTION void conservative_update(
 KOKKOS_INLINE_FUNCTION double cell_transit_time(int i, int j, int k, int dim,
                                                 const FaceVelocity& vel, double inv_dx,
                                                 double inv_dy, double inv_dz) {
-  const double ux = abs_of(vel.normal<0>(i, j, k)),
-               ux1 = abs_of(vel.normal<0>(i + 1, j, k));
-  const double uy = abs_of(vel.normal<1>(i, j, k)),
-               uy1 = abs_of(vel.normal<1>(i, j + 1, k));
+  const double ux = kmath::abs(vel.normal<0>(i, j, k)),
+               ux1 = kmath::abs(vel.normal<0>(i + 1, j, k));
+  const double uy = kmath::abs(vel.normal<1>(i, j, k)),
+               uy1 = kmath::abs(vel.normal<1>(i, j + 1, k));
   const double rx = (ux > ux1 ? ux : ux1) * inv_dx, ry = (uy > uy1 ? uy : uy1) * inv_dy;
   double rate = rx > ry ? rx : ry;
-  if (dim == 3 && abs_of(vel.w) * inv_dz > rate) rate = abs_of(vel.w) * inv_dz;
+  if (dim == 3 && kmath::abs(vel.w) * inv_dz > rate) rate = kmath::abs(vel.w) * inv_dz;
   return rate > 0.0 ? 1.0 / rate : 1e300;
 }
 
@@ -234,11 +230,11 @@ KOKKOS_INLINE_FUNCTION void tag_above(int i, int j, int k, const TagArray& tags,
 KOKKOS_INLINE_FUNCTION void tag_gradient(int i, int j, int k, int dim,
                                          const TagArray& tags, const Array4& u,
                                          double threshold) {
-  double g = 0.5 * abs_of(u(i + 1, j, k, 0) - u(i - 1, j, k, 0));
-  const double gy = 0.5 * abs_of(u(i, j + 1, k, 0) - u(i, j - 1, k, 0));
+  double g = 0.5 * kmath::abs(u(i + 1, j, k, 0) - u(i - 1, j, k, 0));
+  const double gy = 0.5 * kmath::abs(u(i, j + 1, k, 0) - u(i, j - 1, k, 0));
   if (gy > g) g = gy;
   if (dim == 3) {
-    const double gz = 0.5 * abs_of(u(i, j, k + 1, 0) - u(i, j, k - 1, 0));
+    const double gz = 0.5 * kmath::abs(u(i, j, k + 1, 0) - u(i, j, k - 1, 0));
     if (gz > g) g = gz;
   }
   if (g > threshold) tags(i, j, k) = 1;

@@ -35,7 +35,8 @@ KOKKOS_INLINE_FUNCTION double loehner(const Q& q, int i, int j, int k, int dim,
     const double qp = q(i + di, j + dj, k + dk);
     const double second = qp - 2.0 * q0 + qm;
     const double first =
-        habs(qp - q0) + habs(q0 - qm) + filter * (habs(qp) + 2.0 * habs(q0) + habs(qm));
+        kmath::abs(qp - q0) + kmath::abs(q0 - qm) +
+        filter * (kmath::abs(qp) + 2.0 * kmath::abs(q0) + kmath::abs(qm));
     num += second * second;
     den += first * first;
   }
@@ -51,7 +52,9 @@ KOKKOS_INLINE_FUNCTION double relative_jump(const Q& q, int i, int j, int k, int
     const int di = d == 0, dj = d == 1, dk = d == 2;
     for (int s = -1; s <= 1; s += 2) {
       const double qn = q(i + s * di, j + s * dj, k + s * dk);
-      m = hmax(m, habs(qn - q0) / hmax(hmin(habs(qn), habs(q0)), 1e-300));
+      m = kmath::max(m,
+                     kmath::abs(qn - q0) /
+                         kmath::max(kmath::min(kmath::abs(qn), kmath::abs(q0)), 1e-300));
     }
   }
   return m;
@@ -388,7 +391,7 @@ double Hydro::stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
         const double c = kmath::sqrt(hp.gamma * w[pres] / w[rho]);
         double rate = 0.0;
         for (int d = 0; d < dim; ++d)
-          rate += (habs(w[vel + d]) + c) * inv[d];
+          rate += (kmath::abs(w[vel + d]) + c) * inv[d];
         return 1.0 / rate;
       });
 }
@@ -424,10 +427,11 @@ void Hydro::tag(const LevelGeom& g, const Box& box, const Array4& u, const TagAr
           to_primitive(hp, f, a, b, c, w);
           return w[pres];
         };
-        const double e = loehner_kind ? hmax(loehner(density, i, j, k, dim, filter),
-                                             loehner(pressure, i, j, k, dim, filter))
-                                      : hmax(relative_jump(density, i, j, k, dim),
-                                             relative_jump(pressure, i, j, k, dim));
+        const double e = loehner_kind
+                             ? kmath::max(loehner(density, i, j, k, dim, filter),
+                                          loehner(pressure, i, j, k, dim, filter))
+                             : kmath::max(relative_jump(density, i, j, k, dim),
+                                          relative_jump(pressure, i, j, k, dim));
         bool unresolved = false;
         if (jeans) {
           const double r = f.v[rho](i, j, k);

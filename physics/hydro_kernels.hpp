@@ -59,27 +59,17 @@ constexpr int read_floors = 3;      // old-state cells (ghosts incl.) read below
 constexpr int count = 4;
 }  // namespace hydro_counter
 
-KOKKOS_FORCEINLINE_FUNCTION double hmin(double a, double b) {
-  return a < b ? a : b;
-}
-KOKKOS_FORCEINLINE_FUNCTION double hmax(double a, double b) {
-  return a > b ? a : b;
-}
-KOKKOS_FORCEINLINE_FUNCTION double habs(double a) {
-  return a < 0 ? -a : a;
-}
-
 /// A limited slope from the differences to the left and right neighbours, in selects
 /// (no branches): a GPU warp does not diverge, and a vectorizer need not if-convert.
 template <Limiter L>
 KOKKOS_FORCEINLINE_FUNCTION double limit_slope(double dl, double dr) {
-  const double al = habs(dl), ar = habs(dr);
+  const double al = kmath::abs(dl), ar = kmath::abs(dr);
   const double sgn = dl > 0 ? 1.0 : -1.0;
   double s = 0.0;
   if constexpr (L == Limiter::minmod) {
-    s = sgn * hmin(al, ar);
+    s = sgn * kmath::min(al, ar);
   } else if constexpr (L == Limiter::mc) {
-    s = sgn * hmin(0.5 * (al + ar), 2.0 * hmin(al, ar));
+    s = sgn * kmath::min(0.5 * (al + ar), 2.0 * kmath::min(al, ar));
   } else if constexpr (L == Limiter::van_leer) {
     s = 2.0 * dl * dr / (dl + dr + (dl + dr == 0.0 ? 1.0 : 0.0));
   }
@@ -93,7 +83,7 @@ KOKKOS_FORCEINLINE_FUNCTION int to_primitive(const HydroParams& hp, const VarFie
                                              int i, int j, int k, double* w) {
   using namespace hydro_index;
   const double r = u.v[rho](i, j, k);
-  const double rf = hmax(r, hp.density_floor);
+  const double rf = kmath::max(r, hp.density_floor);
   const double inv = 1.0 / rf;
   double ke = 0.0;
   for (int d = 0; d < 3; ++d) {
@@ -103,7 +93,7 @@ KOKKOS_FORCEINLINE_FUNCTION int to_primitive(const HydroParams& hp, const VarFie
   }
   const double p = (hp.gamma - 1.0) * (u.v[energy](i, j, k) - 0.5 * ke);
   w[rho] = rf;
-  w[pres] = hmax(p, hp.pressure_floor);
+  w[pres] = kmath::max(p, hp.pressure_floor);
   return !((r >= hp.density_floor) & (p >= hp.pressure_floor));  // NaN counts too
 }
 
@@ -163,10 +153,10 @@ KOKKOS_FORCEINLINE_FUNCTION void wave_speeds(const HydroParams& hp, int d,
   hl = 0.5 * hl + g / (g - 1.0) * wl[pres] / wl[rho];  // specific enthalpies
   hr = 0.5 * hr + g / (g - 1.0) * wr[pres] / wr[rho];
   const double h = a * hl + b * hr;
-  const double c = kmath::sqrt(hmax((g - 1.0) * (h - 0.5 * v2), 0.0));
+  const double c = kmath::sqrt(kmath::max((g - 1.0) * (h - 0.5 * v2), 0.0));
   const double un = a * wl[vel + d] + b * wr[vel + d];
-  sl = hmin(wl[vel + d] - cl, un - c);
-  sr = hmax(wr[vel + d] + cr, un + c);
+  sl = kmath::min(wl[vel + d] - cl, un - c);
+  sr = kmath::max(wr[vel + d] + cr, un + c);
 }
 
 /// The HLLE flux along d between primitive states wl and wr (Toro 10.3 with Einfeldt's
@@ -179,7 +169,7 @@ KOKKOS_FORCEINLINE_FUNCTION void hlle_flux(const HydroParams& hp, int d, const d
   euler_flux(hp, d, wr, fr, ur);
   double sl, sr;
   wave_speeds(hp, d, wl, wr, sl, sr);
-  const double bm = hmin(sl, 0.0), bp = hmax(sr, 0.0);
+  const double bm = kmath::min(sl, 0.0), bp = kmath::max(sr, 0.0);
   const double inv = 1.0 / (bp - bm);
   for (int c = 0; c < hydro_index::nbase; ++c)
     f[c] = (bp * fl[c] - bm * fr[c] + bp * bm * (ur[c] - ul[c])) * inv;

@@ -81,7 +81,7 @@ double sum_component(const Array4& a, const Box& b, int c) {
 
 /// |x|, or 1e300 for NaN (which a min reduction would otherwise skip).
 KOKKOS_INLINE_FUNCTION double magnitude(double x) {
-  return x == x ? abs_of(x) : 1e300;
+  return x == x ? kmath::abs(x) : 1e300;
 }
 
 /// max |a(c) - value| over b.
@@ -140,7 +140,7 @@ double l1_error(PeriodicPatch& p, int c, double time) {
   const double vol = p.g.cell_volume();
   return sum_over_cells(
       "test::l1", p.g.domain, KOKKOS_LAMBDA(int i, int j, int k) {
-        return abs_of(a(i, j, k, c) - e(i, j, k, c)) * vol;
+        return kmath::abs(a(i, j, k, c) - e(i, j, k, c)) * vol;
       });
 }
 
