@@ -180,7 +180,7 @@ TEST(Restart, ContinuesASelfGravitatingRunToTheSameFingerprint) {
   const std::string deck((std::istreambuf_iterator<char>(in)),
                          std::istreambuf_iterator<char>());
   const std::vector<std::string> small = {"time.max_step=4", "domain.n_cell=[16,16,16]",
-                                          "amr.blocking_factor=4", "amr.max_grid_size=8",
+                                          "amr.blocking_factor=8", "amr.max_grid_size=16",
                                           "amr.max_level=2"};
   const RunResult full = run_deck(deck, world, dumps(dir.sub("full"), 2, small));
   ASSERT_EQ(full.finest_level, 2);
