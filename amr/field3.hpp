@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "amr/fab.hpp"
 
@@ -40,6 +41,36 @@ inline Field3 component(const Array4& a, int c) {
   f.sk = long(a.v.stride(1));
   f.off = -(a.lo[0] + f.sj * a.lo[1] + f.sk * a.lo[2]);
   return f;
+}
+
+/// All components of a patch's data for kernels over many patches (one FabRef per
+/// patch in a device array): component 0's Field3 and the stride between components.
+struct FabRef {
+  Field3 c0;
+  long cstride = 0;
+  KOKKOS_FORCEINLINE_FUNCTION double& operator()(int i, int j, int k, int c = 0) const {
+    return c0.p[c0.off + i + c0.sj * j + c0.sk * k + c * cstride];
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Field3 comp(int c) const {
+    Field3 f = c0;
+    f.off += c * cstride;
+    return f;
+  }
+};
+
+/// The FabRef of f (an empty one where f holds no data).
+inline FabRef fab_ref(const Fab& f) {
+  return {component(f.array(), 0), long(f.data.stride(0))};
+}
+
+/// The FabRefs of fabs, on the device (for launches over all of them).
+inline Kokkos::View<FabRef*> fab_refs(const std::vector<Fab>& fabs) {
+  Kokkos::View<FabRef*> refs("fab_refs", fabs.size());
+  auto host = Kokkos::create_mirror_view(refs);
+  for (size_t n = 0; n < fabs.size(); ++n)
+    host(n) = fab_ref(fabs[n]);
+  Kokkos::deep_copy(refs, host);
+  return refs;
 }
 
 // Tells the compiler that the iterations of the loop that follows are independent: each

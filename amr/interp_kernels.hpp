@@ -21,9 +21,11 @@ KOKKOS_INLINE_FUNCTION double mc_slope(double um, double u0, double up) {
 /// offset: the r^dim fine values average exactly to the coarse one, and linear data is
 /// reproduced. Reads the coarse neighbours in the first `dim` directions only. Slopes
 /// are found once per coarse cell.
-KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const Array4& crse, const Array4& fine,
-                                               int ic, int jc, int kc, int c,
-                                               const IntVect& r, int dim, const Box& box,
+/// A is Array4 or FabRef.
+template <class A>
+KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const A& crse, const A& fine, int ic,
+                                               int jc, int kc, int c, const IntVect& r,
+                                               int dim, const Box& box,
                                                bool limit = true) {
   const IntVect ci{ic, jc, kc};
   const double u0 = crse(ic, jc, kc, c);
@@ -50,10 +52,10 @@ KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const Array4& crse, const Array4&
 /// neighbourhood, averaged over each fine cell in `box`: in local coordinates x_d in
 /// [-1/2, 1/2], u0 + sum_d (s_d x_d + q_d (x_d^2 - 1/12)) + sum_{d<e} m_de x_d x_e, whose
 /// coarse-cell average is u0 and which reproduces the cell averages of any quadratic.
-KOKKOS_INLINE_FUNCTION void interp_quadratic_cell(const Array4& crse, const Array4& fine,
-                                                  int ic, int jc, int kc, int c,
-                                                  const IntVect& r, int dim,
-                                                  const Box& box) {
+template <class A>
+KOKKOS_INLINE_FUNCTION void interp_quadratic_cell(const A& crse, const A& fine, int ic,
+                                                  int jc, int kc, int c, const IntVect& r,
+                                                  int dim, const Box& box) {
   const IntVect ci{ic, jc, kc};
   const double u0 = crse(ic, jc, kc, c);
   double s[3] = {0, 0, 0}, q[3] = {0, 0, 0}, m[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
@@ -91,8 +93,9 @@ KOKKOS_INLINE_FUNCTION void interp_quadratic_cell(const Array4& crse, const Arra
 }
 
 /// Mean of the fine cells under coarse cell (ic, jc, kc).
-KOKKOS_INLINE_FUNCTION double average_cell(const Array4& fine, int ic, int jc, int kc,
-                                           int c, const IntVect& r) {
+template <class A>
+KOKKOS_INLINE_FUNCTION double average_cell(const A& fine, int ic, int jc, int kc, int c,
+                                           const IntVect& r) {
   double s = 0.0;
   for (int kk = 0; kk < r[2]; ++kk)
     for (int jj = 0; jj < r[1]; ++jj)

@@ -53,13 +53,56 @@ void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox,
       });
 }
 
-void blend(const Fab& x, const Fab& y, double a, Fab& out, const Box& box) {
-  const Array4 xa = x.array(), ya = y.array(), o = out.array();
-  const int nc = out.ncomp();
-  for_each_cell(
-      "amr::time_blend", box, KOKKOS_LAMBDA(int i, int j, int k) {
+void interpolate_regions(const Kokkos::View<FabRef*>& crse,
+                         const Kokkos::View<FabRef*>& fine,
+                         const Kokkos::View<FineRegion*>& regions, const BoxSet& cells,
+                         const IntVect& ratio, int dim, const std::vector<Interp>& interp,
+                         int nc) {
+  const IntVect r = ratio;
+  for (int c0 = 0; c0 < nc;) {
+    int c1 = c0 + 1;
+    while (c1 < nc && interp[size_t(c1)] == interp[size_t(c0)])
+      ++c1;
+    const int n0 = c0, n1 = c1;
+    if (interp[size_t(c0)] == Interp::quadratic) {
+      for_each_box_cell(
+          "amr::interpolate_quadratic", cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+            const FineRegion g = regions(n);
+            for (int m = n0; m < n1; ++m)
+              interp_quadratic_cell(crse(g.patch), fine(g.patch), i, j, k, m, r, dim,
+                                    g.box);
+          });
+    } else {
+      const bool limit = interp[size_t(c0)] == Interp::conservative_linear;
+      for_each_box_cell(
+          "amr::interpolate_to_fine", cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+            const FineRegion g = regions(n);
+            for (int m = n0; m < n1; ++m)
+              interp_coarse_cell(crse(g.patch), fine(g.patch), i, j, k, m, r, dim, g.box,
+                                 limit);
+          });
+    }
+    c0 = c1;
+  }
+}
+
+void average_to_coarse(const Kokkos::View<FabRef*>& fine,
+                       const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
+                       const IntVect& ratio, int nc) {
+  const IntVect r = ratio;
+  for_each_box_cell(
+      "amr::average_to_coarse", cboxes, KOKKOS_LAMBDA(int p, int i, int j, int k) {
         for (int n = 0; n < nc; ++n)
-          o(i, j, k, n) = (1.0 - a) * xa(i, j, k, n) + a * ya(i, j, k, n);
+          crse(p)(i, j, k, n) = average_cell(fine(p), i, j, k, n, r);
+      });
+}
+
+void blend(const Kokkos::View<FabRef*>& x, const Kokkos::View<FabRef*>& y, double a,
+           const Kokkos::View<FabRef*>& out, const BoxSet& boxes, int nc) {
+  for_each_box_cell(
+      "amr::time_blend", boxes, KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        for (int n = 0; n < nc; ++n)
+          out(p)(i, j, k, n) = (1.0 - a) * x(p)(i, j, k, n) + a * y(p)(i, j, k, n);
       });
 }
 

@@ -3,7 +3,9 @@
 
 #include <vector>
 
+#include "amr/box_set.hpp"
 #include "amr/fab.hpp"
+#include "amr/field3.hpp"
 
 namespace pw {
 
@@ -30,7 +32,30 @@ void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVe
 /// refine(cbox).
 void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox, const IntVect& ratio);
 
-/// out = (1 - a) * x + a * y on `box`, all components (time interpolation).
-void blend(const Fab& x, const Fab& y, double a, Fab& out, const Box& box);
+
+// The same over many patches, one launch each (per run of components with one kind).
+
+/// Fine cells `box` of patch `patch` (one region of a batched interpolation).
+struct FineRegion {
+  int patch = 0;
+  Box box;
+};
+
+/// For each region n: fine(patch)(box) = interpolation of crse(patch), interp[c] for
+/// component c < nc. cells: the regions' boxes coarsened by ratio, item n for region n.
+/// Regions of one patch must not overlap.
+void interpolate_regions(const Kokkos::View<FabRef*>& crse,
+                         const Kokkos::View<FabRef*>& fine,
+                         const Kokkos::View<FineRegion*>& regions, const BoxSet& cells,
+                         const IntVect& ratio, int dim, const std::vector<Interp>& interp,
+                         int nc);
+/// crse(p)(b) = average of fine(p) over each coarse cell, for every box b of cboxes
+/// (item p), components [0, nc).
+void average_to_coarse(const Kokkos::View<FabRef*>& fine,
+                       const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
+                       const IntVect& ratio, int nc);
+/// out(p) = (1 - a) x(p) + a y(p) on every box of boxes (item p), components [0, nc).
+void blend(const Kokkos::View<FabRef*>& x, const Kokkos::View<FabRef*>& y, double a,
+           const Kokkos::View<FabRef*>& out, const BoxSet& boxes, int nc);
 
 }  // namespace pw

@@ -16,6 +16,11 @@ struct LevelData::Plans {
   LevelLayout cf_crse;
   std::unique_ptr<AverageDown> avg;  // onto the coarse layout avg_crse
   LevelLayout avg_crse;
+  bool sets_built = false;
+  BoxSet interiors, fab_boxes;
+  Kokkos::View<Box*> patch_boxes;
+  bool cf_set_built = false;
+  BoxSet cf_set;
 };
 
 LevelData::LevelData(const std::string& label, const LevelLayout& layout,
@@ -129,24 +134,101 @@ long LevelData::cells_received() {
   return plans().ghost.cells_received();
 }
 
-void LevelData::set_val(double v) {
+const Kokkos::View<FabRef*>& LevelData::refs() const {
+  RefCache& c = ref_cache_;
+  bool stale = c.built_from.size() != fabs_.size();
+  for (size_t p = 0; p < fabs_.size() && !stale; ++p)
+    stale = c.built_from[p] !=
+            std::pair<const double*, Box>(fabs_[p].data.data(), fabs_[p].box);
+  if (!stale && c.refs.extent(0) == fabs_.size()) return c.refs;
+  c.built_from.clear();
+  c.refs = Kokkos::View<FabRef*>("LevelData::refs", fabs_.size());
+  auto host = Kokkos::create_mirror_view(c.refs);
+  for (size_t p = 0; p < fabs_.size(); ++p) {
+    c.built_from.emplace_back(fabs_[p].data.data(), fabs_[p].box);
+    host(p) = fab_ref(fabs_[p]);
+  }
+  Kokkos::deep_copy(c.refs, host);
+  return c.refs;
+}
+
+const LevelData::Plans& LevelData::sets() const {
+  Plans& P = *plans_;
+  if (P.sets_built) return P;
+  P.sets_built = true;
+  std::vector<Box> interiors, fab_boxes;
+  std::vector<int> items;
+  for (size_t p = 0; p < size(); ++p) {
+    if (!owns(p)) continue;
+    interiors.push_back(box(p));
+    fab_boxes.push_back(fabs_[p].box);
+    items.push_back(int(p));
+  }
+  P.interiors = BoxSet(interiors, items);
+  P.fab_boxes = BoxSet(fab_boxes, items);
+  P.patch_boxes = Kokkos::View<Box*>("LevelData::patch_boxes", size());
+  auto host = Kokkos::create_mirror_view(P.patch_boxes);
   for (size_t p = 0; p < size(); ++p)
-    if (owns(p)) Kokkos::deep_copy(fabs_[p].data, v);
+    host(p) = box(p);
+  Kokkos::deep_copy(P.patch_boxes, host);
+  return P;
+}
+
+const BoxSet& LevelData::interiors() const {
+  return sets().interiors;
+}
+
+const BoxSet& LevelData::fab_boxes() const {
+  return sets().fab_boxes;
+}
+
+const Kokkos::View<Box*>& LevelData::patch_boxes() const {
+  return sets().patch_boxes;
+}
+
+const BoxSet& LevelData::coarse_fine_set() {
+  Plans& P = plans();
+  if (P.cf_set_built) return P.cf_set;
+  P.cf_set_built = true;
+  std::vector<Box> boxes;
+  std::vector<int> items;
+  for (size_t p = 0; p < size(); ++p)
+    if (owns(p))
+      for (const Box& b : P.cf_regions[p]) {
+        boxes.push_back(b);
+        items.push_back(int(p));
+      }
+  P.cf_set = BoxSet(boxes, items);
+  return P.cf_set;
+}
+
+void LevelData::set_val(double v) {
+  const Kokkos::View<FabRef*> u = refs();
+  const int nc = ncomp_;
+  for_each_box_cell(
+      "LevelData::set_val", fab_boxes(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        for (int c = 0; c < nc; ++c)
+          u(p)(i, j, k, c) = v;
+      });
 }
 
 void LevelData::copy_from(const LevelData& src) {
-  for (size_t p = 0; p < size(); ++p)
-    if (owns(p)) Kokkos::deep_copy(fabs_[p].data, src.fabs_[p].data);
+  const Kokkos::View<FabRef*> to = refs(), from = src.refs();
+  const int nc = ncomp_;
+  for_each_box_cell(
+      "LevelData::copy_from", fab_boxes(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        for (int c = 0; c < nc; ++c)
+          to(p)(i, j, k, c) = from(p)(i, j, k, c);
+      });
 }
 
 void LevelData::copy_component(int dc, const LevelData& src, int sc) {
-  for (size_t p = 0; p < size(); ++p) {
-    if (!owns(p)) continue;
-    const Array4 from = src[p].array(), to = fabs_[p].array();
-    for_each_cell(
-        "LevelData::copy_component", box(p),
-        KOKKOS_LAMBDA(int i, int j, int k) { to(i, j, k, dc) = from(i, j, k, sc); });
-  }
+  const Kokkos::View<FabRef*> to = refs(), from = src.refs();
+  for_each_box_cell(
+      "LevelData::copy_component", interiors(),
+      KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        to(p)(i, j, k, dc) = from(p)(i, j, k, sc);
+      });
 }
 
 }  // namespace pw

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "amr/boundary.hpp"
+#include "amr/box_set.hpp"
 #include "amr/comm.hpp"
 #include "amr/fab.hpp"
+#include "amr/field3.hpp"
 #include "amr/interpolate.hpp"
 #include "amr/layout.hpp"
 #include "amr/level_geom.hpp"
@@ -77,6 +79,20 @@ class LevelData {
   /// Ghost cells filled from other patches, on other ranks (the communication cut).
   long cells_received();
 
+  // For kernels over all owned patches in one launch (box_set.hpp): items are patch
+  // indices.
+  /// The FabRef of every patch (empty where not owned), on the device; rebuilt when a
+  /// Fab was replaced.
+  const Kokkos::View<FabRef*>& refs() const;
+  /// The interiors of the owned patches.
+  const BoxSet& interiors() const;
+  /// The owned Fabs' boxes, ghosts included.
+  const BoxSet& fab_boxes() const;
+  /// Every patch's box (interior), on the device, by patch index.
+  const Kokkos::View<Box*>& patch_boxes() const;
+  /// coarse_fine_regions() of the owned patches.
+  const BoxSet& coarse_fine_set();
+
   /// Every cell (ghosts included) of every owned patch = v.
   void set_val(double v);
   /// Every cell (ghosts included) of every owned patch = src's, same shape.
@@ -98,6 +114,14 @@ class LevelData {
   int face_dir_ = -1;
   std::vector<Fab> fabs_;
   std::shared_ptr<Plans> plans_;
+  /// refs() and the Fabs it was built from (data, box: a new Fab may reuse the address).
+  struct RefCache {
+    std::vector<std::pair<const double*, Box>> built_from;
+    Kokkos::View<FabRef*> refs;
+  };
+  mutable RefCache ref_cache_;
+  /// The BoxSets and device boxes (built on first use, shared with like()).
+  const Plans& sets() const;
 };
 
 }  // namespace pw

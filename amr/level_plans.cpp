@@ -36,6 +36,29 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
       periodic_shifts(crse_geom.domain, crse_geom.periodic);
   plan_ =
       CopyPlan::intersecting(crse, crse_regions_, fine.layout().owner, shifts, my_rank);
+  old_refs_ = fab_refs(crse_old_);
+  new_refs_ = fab_refs(crse_new_);
+  std::vector<Box> blend, cells;
+  std::vector<int> blend_items;
+  std::vector<FineRegion> regions;
+  for (size_t p = 0; p < n; ++p) {
+    if (!fine.owns(p)) continue;
+    for (const Box& b : crse_regions_[p]) {
+      blend.push_back(b);
+      blend_items.push_back(int(p));
+    }
+    for (const Box& b : cf_regions_[p]) {
+      regions.push_back({int(p), b});
+      cells.push_back(coarsen(b, ratio));
+    }
+  }
+  blend_cells_ = BoxSet(blend, blend_items);
+  region_cells_ = BoxSet(cells);
+  regions_ = Kokkos::View<FineRegion*>("CoarseFineFill::regions", regions.size());
+  auto host = Kokkos::create_mirror_view(regions_);
+  for (size_t r = 0; r < regions.size(); ++r)
+    host(r) = regions[r];
+  Kokkos::deep_copy(regions_, host);
 }
 
 void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
@@ -44,17 +67,15 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
                           const Comm& comm) {
   if (a > 0.0) plan_.copy(crse_new.fabs(), crse_new_, comm);
   if (a < 1.0) plan_.copy(crse_old.fabs(), crse_old_, comm);
-  for (size_t p = 0; p < fine.size(); ++p) {
-    if (!fine.owns(p) || cf_regions_[p].empty()) continue;
-    // Both scratch fabs are this plan's own; blending in place is element-wise.
-    Fab& crse = (a == 0.0) ? crse_old_[p] : crse_new_[p];
-    if (a > 0.0 && a < 1.0)
-      for (const Box& b : crse_regions_[p])
-        blend(crse_old_[p], crse_new_[p], a, crse, b);
-    fill_physical_boundary(crse_geom_, crse, crse_bcs);
-    for (const Box& b : cf_regions_[p])
-      interpolate_to_fine(crse, fine[p], b, ratio_, dim_, interp);
-  }
+  // Both scratch fabs are this plan's own; blending in place is element-wise.
+  const int nc = fine.ncomp();
+  if (a > 0.0 && a < 1.0) blend(old_refs_, new_refs_, a, new_refs_, blend_cells_, nc);
+  std::vector<Fab>& crse = (a == 0.0) ? crse_old_ : crse_new_;
+  for (size_t p = 0; p < fine.size(); ++p)  // launches only beside a wall
+    if (fine.owns(p) && !cf_regions_[p].empty())
+      fill_physical_boundary(crse_geom_, crse[p], crse_bcs);
+  interpolate_regions(a == 0.0 ? old_refs_ : new_refs_, fine.refs(), regions_,
+                      region_cells_, ratio_, dim_, interp, nc);
 }
 
 AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
@@ -71,11 +92,19 @@ AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
   for (size_t q = 0; q < crse.size(); ++q)
     crse_boxes[q] = {crse.boxes[q]};
   plan_ = CopyPlan::intersecting(avg_layout, crse_boxes, crse.owner, {}, my_rank);
+  avg_refs_ = fab_refs(avg_);
+  std::vector<Box> cells;
+  std::vector<int> items;
+  for (size_t p = 0; p < n; ++p)
+    if (fine.owns(p)) {
+      cells.push_back(avg_[p].box);
+      items.push_back(int(p));
+    }
+  avg_cells_ = BoxSet(cells, items);
 }
 
 void AverageDown::apply(const LevelData& fine, LevelData& crse, const Comm& comm) {
-  for (size_t p = 0; p < fine.size(); ++p)
-    if (fine.owns(p)) average_to_coarse(fine[p], avg_[p], avg_[p].box, ratio_);
+  average_to_coarse(fine.refs(), avg_refs_, avg_cells_, ratio_, fine.ncomp());
   plan_.copy(avg_, crse.fabs(), comm);
 }
 

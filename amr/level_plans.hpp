@@ -35,6 +35,12 @@ class CoarseFineFill {
       crse_regions_;  // per fine patch: coarse cells those need (disjoint)
   std::vector<Fab> crse_old_, crse_new_;  // per fine patch: coarse data under the ghosts
   CopyPlan plan_;                         // coarse level -> crse_old_ / crse_new_
+  // For one launch per step over all patches: the scratch fabs' refs, the coarse cells
+  // to blend in time (item: patch), and the regions to interpolate (item: region).
+  Kokkos::View<FabRef*> old_refs_, new_refs_;
+  BoxSet blend_cells_;
+  Kokkos::View<FineRegion*> regions_;
+  BoxSet region_cells_;
 };
 
 /// Replaces coarse cells under fine patches by the average of the fine cells.
@@ -47,7 +53,9 @@ class AverageDown {
  private:
   IntVect ratio_;
   std::vector<Fab> avg_;  // per fine patch: it averaged to coarse cells
-  CopyPlan plan_;         // avg_ -> coarse level
+  Kokkos::View<FabRef*> avg_refs_;
+  BoxSet avg_cells_;  // avg_'s boxes, item: patch
+  CopyPlan plan_;     // avg_ -> coarse level
 };
 
 }  // namespace pw

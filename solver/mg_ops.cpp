@@ -2,136 +2,148 @@
 
 namespace pw::mg {
 
-void gauss_seidel(const Fab& u, const Fab& f, const Box& b, int color,
+namespace {
+KOKKOS_FORCEINLINE_FUNCTION double magnitude(double x) {
+  return x < 0 ? -x : x;
+}
+}  // namespace
+
+BoxSet colour_rows(const LevelData& u) {
+  std::vector<Box> boxes;
+  std::vector<int> items;
+  for (size_t p = 0; p < u.size(); ++p) {
+    if (!u.owns(p)) continue;
+    Box half = u.box(p);
+    half.lo[0] = 0;
+    half.hi[0] = (u.box(p).size()[0] + 1) / 2 - 1;
+    boxes.push_back(half);
+    items.push_back(int(p));
+  }
+  return BoxSet(boxes, items);
+}
+
+void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, int color,
                   const PoissonStencil& s, double omega) {
-  const Field3 ua = component(u.array(), 0), fa = component(f.array(), 0);
-  // Only the cells of the colour: ii counts them along a row (the last may fall
-  // outside on rows that start with the other colour).
-  const int lo0 = b.lo[0], hi0 = b.hi[0];
-  Box half = b;
-  half.lo[0] = 0;
-  half.hi[0] = (b.size()[0] + 1) / 2 - 1;
-  for_each_cell_simd(
-      "mg::gauss_seidel", half, KOKKOS_LAMBDA(int ii, int j, int k) {
+  const Refs ur = u.refs(), fr = f.refs();
+  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  // Only the cells of the colour: ii counts them along a row (the last may fall outside
+  // on rows that start with the other colour).
+  for_each_box_cell(
+      "mg::gauss_seidel", rows, KOKKOS_LAMBDA(int p, int ii, int j, int k) {
+        const int lo0 = boxes(p).lo[0];
         const int i = lo0 + ((color - lo0 - j - k) & 1) + 2 * ii;
-        if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, s, omega);
+        if (i <= boxes(p).hi[0]) gauss_seidel_cell(i, j, k, ur(p).c0, fr(p).c0, s, omega);
       });
 }
 
-void residual(const Fab& r, const Fab& u, const Fab& f, const Box& b,
+void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s) {
-  const Field3 ra = component(r.array(), 0), ua = component(u.array(), 0),
-               fa = component(f.array(), 0);
-  for_each_cell_simd(
-      "mg::residual", b,
-      KOKKOS_LAMBDA(int i, int j, int k) { residual_cell(i, j, k, ra, ua, fa, s); });
-}
-
-void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil& s) {
-  const Field3 oa = component(out.array(), 0), ua = component(u.array(), 0);
-  for_each_cell_simd(
-      "mg::laplacian", b,
-      KOKKOS_LAMBDA(int i, int j, int k) { laplacian_cell(i, j, k, oa, ua, s); });
-}
-
-void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& cbox,
-                       const PoissonStencil& s) {
-  const Field3 ca = component(crse.array(), 0), ua = component(u.array(), 0),
-               fa = component(f.array(), 0);
-  for_each_cell_simd(
-      "mg::restrict_residual", cbox, KOKKOS_LAMBDA(int i, int j, int k) {
-        restrict_residual_cell(i, j, k, ca, ua, fa, s);
+  const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
+  for_each_box_cell(
+      "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        residual_cell(i, j, k, rr(p).c0, ur(p).c0, fr(p).c0, s);
       });
 }
 
-void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim,
-                 bool linear) {
-  const Field3 fa = component(fine.array(), 0), ca = component(crse.array(), 0);
-  for_each_cell_simd(
-      "mg::prolong", fbox,
-      KOKKOS_LAMBDA(int i, int j, int k) { prolong_cell(i, j, k, fa, ca, dim, linear); });
+void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s) {
+  const Refs outr = out.refs(), ur = u.refs();
+  for_each_box_cell(
+      "mg::laplacian", u.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        laplacian_cell(i, j, k, outr(p).c0, ur(p).c0, s);
+      });
 }
 
-void reflect_odd_across_faces(const Fab& u, const Box& region, const Box& patch) {
-  const Array4 ua = u.array();
-  const Box b = patch;
-  for_each_cell(
-      "mg::reflect_odd_across_faces", region, KOKKOS_LAMBDA(int i, int j, int k) {
+void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
+                       const PoissonStencil& s) {
+  const Refs cr = crse.refs(), ur = u.refs(), fr = f.refs();
+  for_each_box_cell(
+      "mg::restrict_residual", crse.interiors(),
+      KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        restrict_residual_cell(i, j, k, cr(p).c0, ur(p).c0, fr(p).c0, s);
+      });
+}
+
+void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear) {
+  const Refs fr = fine.refs();
+  for_each_box_cell(
+      "mg::prolong", fine.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        prolong_cell(i, j, k, fr(p).c0, crse(p).c0, dim, linear);
+      });
+}
+
+void reflect_odd_across_faces(LevelData& u) {
+  const Refs ur = u.refs();
+  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  for_each_box_cell(
+      "mg::reflect_odd_across_faces", u.coarse_fine_set(),
+      KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        const Box b = boxes(p);
         const int idx[3] = {i, j, k};
         int m[3] = {i, j, k}, outside = 0;
         for (int d = 0; d < 3; ++d) {
           if (idx[d] < b.lo[d]) m[d] = 2 * b.lo[d] - 1 - idx[d], ++outside;
           if (idx[d] > b.hi[d]) m[d] = 2 * b.hi[d] + 1 - idx[d], ++outside;
         }
-        if (outside == 1) ua(i, j, k) = -ua(m[0], m[1], m[2]);
+        if (outside == 1) ur(p)(i, j, k) = -ur(p)(m[0], m[1], m[2]);
       });
 }
 
-void axpy(const Fab& y, double a, const Fab& x, const Box& b) {
-  const Array4 ya = y.array(), xa = x.array();
-  for_each_cell(
-      "mg::axpy", b,
-      KOKKOS_LAMBDA(int i, int j, int k) { ya(i, j, k) += a * xa(i, j, k); });
+void axpy(const LevelData& y, double a, const Refs& x) {
+  const Refs yr = y.refs();
+  for_each_box_cell(
+      "mg::axpy", y.interiors(),
+      KOKKOS_LAMBDA(int p, int i, int j, int k) { yr(p)(i, j, k) += a * x(p)(i, j, k); });
 }
 
-void xpby(const Fab& p, const Fab& r, double beta, const Box& b) {
-  const Array4 pa = p.array(), ra = r.array();
-  for_each_cell(
-      "mg::xpby", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        pa(i, j, k) = ra(i, j, k) + beta * pa(i, j, k);
+void xpby(const LevelData& p, const LevelData& r, double beta) {
+  const Refs pr = p.refs(), rr = r.refs();
+  for_each_box_cell(
+      "mg::xpby", p.interiors(), KOKKOS_LAMBDA(int n, int i, int j, int k) {
+        pr(n)(i, j, k) = rr(n)(i, j, k) + beta * pr(n)(i, j, k);
       });
 }
 
-void add_constant(const Fab& u, double c, const Box& b) {
-  const Array4 ua = u.array();
-  for_each_cell(
-      "mg::add_constant", b, KOKKOS_LAMBDA(int i, int j, int k) { ua(i, j, k) += c; });
+void add_constant(const LevelData& u, double c) {
+  scale_shift(u, 1.0, c);
 }
 
-double max_abs(const Fab& u, const Box& b) {
-  const Array4 ua = u.array();
-  const double m = -min_over_cells(
-      "mg::max_abs", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        const double x = ua(i, j, k);
-        return x < 0 ? x : -x;
+void scale_shift(const LevelData& u, double a, double b) {
+  const Refs ur = u.refs();
+  for_each_box_cell(
+      "mg::scale_shift", u.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        ur(p)(i, j, k) = a * ur(p)(i, j, k) + b;
       });
-  return b.empty() ? 0.0 : m;
 }
 
-double max_abs_product(const Fab& a, const Fab& c, const Box& b) {
-  const Array4 aa = a.array(), ca = c.array();
-  const double m = -min_over_cells(
-      "mg::max_abs_product", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        const double x = aa(i, j, k) * ca(i, j, k);
-        return x < 0 ? x : -x;
+double max_abs(const LevelData& u) {
+  const Refs ur = u.refs();
+  return max_over_box_cells(
+      "mg::max_abs", u.interiors(),
+      KOKKOS_LAMBDA(int p, int i, int j, int k) { return magnitude(ur(p)(i, j, k)); });
+}
+
+double max_abs_product(const LevelData& a, const LevelData& c) {
+  const Refs ar = a.refs(), cr = c.refs();
+  return max_over_box_cells(
+      "mg::max_abs_product", a.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        return magnitude(ar(p)(i, j, k) * cr(p)(i, j, k));
       });
-  return b.empty() ? 0.0 : m;
 }
 
-ExactSum exact_sum(const Fab& u, const Box& b, double inv_scale) {
-  ExactSum s;
-  if (b.empty()) return s;
-  const Array4 ua = u.array();
-  Kokkos::parallel_reduce(
-      "mg::exact_sum", cell_policy(b),
-      KOKKOS_LAMBDA(int k, int j, int i, ExactSum& acc) {
-        acc.add(ua(i, j, k), inv_scale);
-      },
-      Kokkos::Sum<ExactSum>(s));
-  return s;
+ExactSum exact_sum(const LevelData& u, double inv_scale) {
+  const Refs ur = u.refs();
+  return exact_sum_over_box_cells(
+      "mg::exact_sum", u.interiors(), inv_scale,
+      KOKKOS_LAMBDA(int p, int i, int j, int k) { return ur(p)(i, j, k); });
 }
 
-ExactSum exact_dot(const Fab& a, const Fab& c, const Box& b, double inv_scale) {
-  ExactSum s;
-  if (b.empty()) return s;
-  const Array4 aa = a.array(), ca = c.array();
-  Kokkos::parallel_reduce(
-      "mg::exact_dot", cell_policy(b),
-      KOKKOS_LAMBDA(int k, int j, int i, ExactSum& acc) {
-        acc.add(aa(i, j, k) * ca(i, j, k), inv_scale);
-      },
-      Kokkos::Sum<ExactSum>(s));
-  return s;
+ExactSum exact_dot(const LevelData& a, const LevelData& c, double inv_scale) {
+  const Refs ar = a.refs(), cr = c.refs();
+  return exact_sum_over_box_cells(
+      "mg::exact_dot", a.interiors(), inv_scale,
+      KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        return ar(p)(i, j, k) * cr(p)(i, j, k);
+      });
 }
 
 }  // namespace pw::mg

@@ -1,42 +1,54 @@
-// Launches of the solver's per-cell functions over one patch (component 0 of each Fab),
-// and the reductions the solver needs, reduced exactly where a sum is involved.
+// Launches of the solver's per-cell functions over all owned patches of a level at once
+// (component 0 of each field; one kernel per call, see amr/box_set.hpp), and the
+// reductions the solver needs, reduced exactly where a sum is involved. Each reduction
+// returns this rank's part.
 #pragma once
 
-#include "amr/fab.hpp"
+#include "amr/box_set.hpp"
+#include "amr/level_data.hpp"
 #include "amr/reproducible_sum.hpp"
 #include "solver/poisson_kernels.hpp"
 
 namespace pw::mg {
 
-/// One colour of red-black Gauss-Seidel, over-relaxed by omega.
-void gauss_seidel(const Fab& u, const Fab& f, const Box& b, int color,
-                  const PoissonStencil& s, double omega);
-void residual(const Fab& r, const Fab& u, const Fab& f, const Box& b,
-              const PoissonStencil& s);
-void laplacian(const Fab& out, const Fab& u, const Box& b, const PoissonStencil& s);
-/// crse(cbox) = mean over the fine cells under each coarse cell of f - L u.
-void restrict_residual(const Fab& crse, const Fab& u, const Fab& f, const Box& cbox,
-                       const PoissonStencil& s);
-/// fine(fbox) += the coarse correction (piecewise constant, or linear: reads the coarse
-/// ghosts).
-void prolong_add(const Fab& fine, const Fab& crse, const Box& fbox, int dim, bool linear);
-/// Cells of `region` (ghosts of a patch over `patch`) beside exactly one face of the
-/// patch = minus their mirror image inside: zero at the face (homogeneous Dirichlet at a
-/// refined level's coarse-fine boundary, for corrections). Edge and corner cells are
-/// left.
-void reflect_odd_across_faces(const Fab& u, const Box& region, const Box& patch);
-/// y(b) += a x(b); p(b) = r(b) + beta p(b); u(b) += c.
-void axpy(const Fab& y, double a, const Fab& x, const Box& b);
-void xpby(const Fab& p, const Fab& r, double beta, const Box& b);
-void add_constant(const Fab& u, double c, const Box& b);
+using Refs = Kokkos::View<FabRef*>;
 
-/// max |u| over b (0 for an empty box).
-double max_abs(const Fab& u, const Box& b);
-/// max |a b| over the box.
-double max_abs_product(const Fab& a, const Fab& c, const Box& b);
-/// Sum of u (or of a * c) over b, each term scaled by inv_scale (a power of two; see
-/// ExactSum::add).
-ExactSum exact_sum(const Fab& u, const Box& b, double inv_scale);
-ExactSum exact_dot(const Fab& a, const Fab& c, const Box& b, double inv_scale);
+/// The rows of the cells of one colour of u's owned patches: each box's x extent halved
+/// (what gauss_seidel iterates over).
+BoxSet colour_rows(const LevelData& u);
+/// One colour of red-black Gauss-Seidel on u's owned patches, over-relaxed by omega;
+/// rows = colour_rows(u).
+void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, int color,
+                  const PoissonStencil& s, double omega);
+/// r = f - L u on u's owned interiors (r: any field of u's layout).
+void residual(const LevelData& r, const LevelData& u, const LevelData& f,
+              const PoissonStencil& s);
+void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s);
+/// crse's interiors = mean over the fine cells under each coarse cell of f - L u (crse:
+/// u's layout coarsened by 2, same owners).
+void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
+                       const PoissonStencil& s);
+/// fine's interiors += the coarse correction crse(p) of each patch p (piecewise
+/// constant, or linear: reads the coarse ghosts).
+void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear);
+/// u's coarse-fine ghost cells beside exactly one face of their patch = minus their
+/// mirror image inside: zero at the face (homogeneous Dirichlet at a refined level's
+/// coarse-fine boundary, for corrections). Edge and corner cells are left.
+void reflect_odd_across_faces(LevelData& u);
+/// y += a x(p) on y's owned interiors; p = r + beta p; u += c.
+void axpy(const LevelData& y, double a, const Refs& x);
+void xpby(const LevelData& p, const LevelData& r, double beta);
+void add_constant(const LevelData& u, double c);
+/// u = a u + b on the interiors (component 0).
+void scale_shift(const LevelData& u, double a, double b);
+
+/// max |u| over the owned interiors (0 when none).
+double max_abs(const LevelData& u);
+/// max |a c| over the owned interiors.
+double max_abs_product(const LevelData& a, const LevelData& c);
+/// Sum of u (or of a * c) over the owned interiors, each term scaled by inv_scale (a
+/// power of two; see ExactSum::add).
+ExactSum exact_sum(const LevelData& u, double inv_scale);
+ExactSum exact_dot(const LevelData& a, const LevelData& c, double inv_scale);
 
 }  // namespace pw::mg

@@ -24,6 +24,7 @@ struct Multigrid::Grid {
   bool cf_odd = false;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
+  BoxSet colour;         // mg::colour_rows of this grid's patches
   LevelData cg_p, cg_q;  // the bottom grid's CG directions
   // A gathered grid fed by a distributed one: that grid's residual restricted onto
   // coarsened patches (same owners), then copied into rhs on every rank.
@@ -31,6 +32,9 @@ struct Multigrid::Grid {
   LevelData restricted;
   CopyPlan gather;
   std::vector<Fab> gather_dst;  // one per rank; this rank's is rhs[0]
+  // The first gathered grid's phi once per patch of the grid above (the correction
+  // each of those patches takes).
+  mg::Refs phi_per_fine_patch;
 
   size_t size() const { return res.size(); }
   bool owns(size_t p) const { return res.owns(p); }
@@ -104,6 +108,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   top->comm = comm;
   top->stencil = make_stencil(geom, bc);
   top->res = LevelData("mg::res", layout, geom, 1, IntVect{}, me);
+  top->colour = mg::colour_rows(top->res);
   grids_.push_back(std::move(top));
 
   // Distributed grids while every patch stays at least 4 cells wide (2 on a refined
@@ -122,6 +127,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grid->rhs = LevelData("mg::rhs", L, g, 1, IntVect{}, me);
     grid->res = grid->rhs.like("mg::res");
     grid->cf_odd = !covers_domain_;
+    grid->colour = mg::colour_rows(grid->res);
     grids_.push_back(std::move(grid));
   }
 
@@ -155,6 +161,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grid->phi = LevelData("mg::phi", one_box, g, 1, one, 0);
     grid->rhs = LevelData("mg::rhs", one_box, g, 1, IntVect{}, 0);
     grid->res = grid->rhs.like("mg::res");
+    grid->colour = mg::colour_rows(grid->res);
     if (first) {
       grid->from_distributed = restrict_first;
       grid->restricted = LevelData("mg::restricted", restricted, g, 1, IntVect{}, me);
@@ -166,6 +173,11 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       grid->gather = CopyPlan::intersecting(restricted, whole, owners, {}, me);
       grid->gather_dst.assign(size_t(P), Fab());
       grid->gather_dst[size_t(me)] = grid->rhs[0];
+      grid->phi_per_fine_patch = mg::Refs("mg::phi_per_fine_patch", L.size());
+      auto host = Kokkos::create_mirror_view(grid->phi_per_fine_patch);
+      for (size_t p = 0; p < L.size(); ++p)
+        host(p) = fab_ref(grid->phi[0]);
+      Kokkos::deep_copy(grid->phi_per_fine_patch, host);
       first = false;
     }
     if (!can_coarsen(one_box.boxes, dim, 2)) {
@@ -188,12 +200,7 @@ int Multigrid::num_grids() const {
 
 void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   u.fill_boundary(g.comm, cross, parity);
-  if (!g.cf_odd) return;
-  const std::vector<BoxList>& cf = u.coarse_fine_regions();
-  for (size_t p = 0; p < u.size(); ++p)
-    if (u.owns(p))
-      for (const Box& b : cf[p])
-        mg::reflect_odd_across_faces(u[p], b, u.box(p));
+  if (g.cf_odd) mg::reflect_odd_across_faces(u);
 }
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
@@ -201,33 +208,26 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) 
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
       exchange(g, phi, true, 1 - color);
-      for (size_t p = 0; p < phi.size(); ++p)
-        if (phi.owns(p))
-          mg::gauss_seidel(phi[p], f[p], phi.box(p), color, g.stencil, cfg_.omega);
+      mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
     }
 }
 
 void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
   exchange(g, phi, true, -1);
-  for (size_t p = 0; p < phi.size(); ++p)
-    if (phi.owns(p)) mg::residual(r[p], phi[p], f[p], phi.box(p), g.stencil);
+  mg::residual(r, phi, f, g.stencil);
 }
 
 void Multigrid::residual(LevelData& phi, const LevelData& f, LevelData& r) {
   Grid& g = *grids_[0];
   residual(g, phi, f, r);
   if (shift_ != 0.0)  // the mean the last solve removed: its residual, not f's
-    for (size_t p = 0; p < r.size(); ++p)
-      if (r.owns(p)) mg::add_constant(r[p], -shift_, r.box(p));
+    mg::add_constant(r, -shift_);
 }
 
 double Multigrid::residual_norm(LevelData& phi, const LevelData& f) {
   Grid& g = *grids_[0];
   residual(g, phi, f, g.res);
-  double m = 0.0;
-  for (size_t p = 0; p < g.size(); ++p)
-    if (g.owns(p)) m = std::max(m, mg::max_abs(g.res[p], g.box(p)));
-  return comm_.max(m);
+  return comm_.max(mg::max_abs(g.res));
 }
 
 void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs) {
@@ -236,16 +236,10 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
   const int dim = f.geom.dim;
   const bool gather = c.gathered && !f.gathered;
   exchange(f, phi, true, -1);
-  for (size_t p = 0; p < f.size(); ++p) {
-    if (!f.owns(p)) continue;
-    if (gather && !c.from_distributed) {  // the coarsest grid, gathered as it is
-      mg::residual(c.restricted[p], phi[p], rhs[p], f.box(p), f.stencil);
-      continue;
-    }
-    // The residual is formed in the restriction, never stored on the fine grid.
-    Fab& out = gather ? c.restricted[p] : c.rhs[p];
-    mg::restrict_residual(out, phi[p], rhs[p], out.box, f.stencil);
-  }
+  if (gather && !c.from_distributed)  // the coarsest grid, gathered as it is
+    mg::residual(c.restricted, phi, rhs, f.stencil);
+  else  // the residual is formed in the restriction, never stored on the fine grid
+    mg::restrict_residual(gather ? c.restricted : c.rhs, phi, rhs, f.stencil);
   if (gather) c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
   c.phi.set_val(0.0);
 }
@@ -257,14 +251,11 @@ void Multigrid::prolong_from(size_t k) {
   exchange(c, c.phi, false, -1);
   c.phi.fill_physical_boundary(bc_.homogeneous().as_bcs());
   const bool into_distributed = c.gathered && !f.gathered;
-  for (size_t p = 0; p < f.size(); ++p) {
-    if (!f.owns(p)) continue;
-    const Fab& crse = into_distributed ? c.phi[0] : c.phi[p];
-    if (into_distributed && !c.from_distributed)
-      mg::axpy(fine_phi[p], 1.0, crse, f.box(p));  // same resolution
-    else
-      mg::prolong_add(fine_phi[p], crse, f.box(p), f.geom.dim, cfg_.linear_prolongation);
-  }
+  const mg::Refs crse = into_distributed ? c.phi_per_fine_patch : c.phi.refs();
+  if (into_distributed && !c.from_distributed)
+    mg::axpy(fine_phi, 1.0, crse);  // same resolution
+  else
+    mg::prolong_add(fine_phi, crse, f.geom.dim, cfg_.linear_prolongation);
 }
 
 void Multigrid::cycle(size_t k, bool f_cycle) {
@@ -285,13 +276,8 @@ void Multigrid::cycle(size_t k, bool f_cycle) {
 }
 
 double Multigrid::mean(const LevelData& u) const {
-  double m = 0.0;
-  for (size_t p = 0; p < u.size(); ++p)
-    if (u.owns(p)) m = std::max(m, mg::max_abs(u[p], u.box(p)));
-  const double scale = power_of_two_above(comm_.max(m));
-  ExactSum s;
-  for (size_t p = 0; p < u.size(); ++p)
-    if (u.owns(p)) s += mg::exact_sum(u[p], u.box(p), 1.0 / scale);
+  const double scale = power_of_two_above(comm_.max(mg::max_abs(u)));
+  const ExactSum s = mg::exact_sum(u, 1.0 / scale);
   return all_ranks(s, comm_).value(scale) / double(num_cells(u.layout().boxes));
 }
 
@@ -302,45 +288,33 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   // rank count takes the same steps.
   LevelData &r = g.res, &p = g.cg_p, &q = g.cg_q;
   auto dot = [&](const LevelData& u, const LevelData& v) {
-    double m = 0.0;
-    for (size_t n = 0; n < g.size(); ++n)
-      if (g.owns(n)) m = std::max(m, mg::max_abs_product(u[n], v[n], g.box(n)));
-    const double scale = power_of_two_above(g.comm.max(m));
-    ExactSum s;
-    for (size_t n = 0; n < g.size(); ++n)
-      if (g.owns(n)) s += mg::exact_dot(u[n], v[n], g.box(n), 1.0 / scale);
+    const double scale = power_of_two_above(g.comm.max(mg::max_abs_product(u, v)));
+    const ExactSum s = mg::exact_dot(u, v, 1.0 / scale);
     return all_ranks(s, g.comm).value(scale);
   };
   if (singular_ && g.gathered) {  // the rhs's mean is round-off; remove it exactly
-    const Box b = g.box(0);
-    const double scale = power_of_two_above(mg::max_abs(g.rhs[0], b));
+    const double scale = power_of_two_above(mg::max_abs(g.rhs));
     const double avg =
-        mg::exact_sum(g.rhs[0], b, 1.0 / scale).value(scale) / b.num_cells();
-    mg::add_constant(g.rhs[0], -avg, b);
+        mg::exact_sum(g.rhs, 1.0 / scale).value(scale) / g.box(0).num_cells();
+    mg::add_constant(g.rhs, -avg);
   }
   residual(g, x, rhs, r);
   p.set_val(0.0);  // its ghosts beyond the patches stay 0 (homogeneous)
-  for (size_t n = 0; n < g.size(); ++n)
-    if (g.owns(n)) mg::axpy(p[n], 1.0, r[n], g.box(n));
+  mg::axpy(p, 1.0, r.refs());
   double rr = dot(r, r);
   // Relative to the rhs, not to the first residual: a second visit starts from the
   // answer, and CG on round-off alone would wander.
   const double target = cfg_.bottom_rtol * cfg_.bottom_rtol * dot(rhs, rhs);
   for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
     exchange(g, p, true, -1);
-    for (size_t n = 0; n < g.size(); ++n)
-      if (g.owns(n)) mg::laplacian(q[n], p[n], g.box(n), g.stencil);
+    mg::laplacian(q, p, g.stencil);
     const double pq = dot(p, q);
     if (pq == 0.0) break;
     const double alpha = rr / pq;
-    for (size_t n = 0; n < g.size(); ++n)
-      if (g.owns(n)) {
-        mg::axpy(x[n], alpha, p[n], g.box(n));
-        mg::axpy(r[n], -alpha, q[n], g.box(n));
-      }
+    mg::axpy(x, alpha, p.refs());
+    mg::axpy(r, -alpha, q.refs());
     const double rr_new = dot(r, r);
-    for (size_t n = 0; n < g.size(); ++n)
-      if (g.owns(n)) mg::xpby(p[n], r[n], rr_new / rr, g.box(n));
+    mg::xpby(p, r, rr_new / rr);
     rr = rr_new;
   }
 }
@@ -359,15 +333,11 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
     shift_ = shift;
     f_used = f.like("mg::f");
     f_used.copy_from(f);
-    for (size_t p = 0; p < f_used.size(); ++p)
-      if (f_used.owns(p)) mg::add_constant(f_used[p], -shift, f_used.box(p));
+    mg::add_constant(f_used, -shift);
     top_f_ = &f_used;
   }
   SolveReport rep;
-  double fmax = 0.0;
-  for (size_t p = 0; p < g0.size(); ++p)
-    if (g0.owns(p)) fmax = std::max(fmax, mg::max_abs((*top_f_)[p], g0.box(p)));
-  rep.rhs_norm = comm_.max(fmax);
+  rep.rhs_norm = comm_.max(mg::max_abs(*top_f_));
   const double target = std::max({cfg_.rtol * rep.rhs_norm, cfg_.atol, floor});
   rep.initial_residual = residual_norm(phi, *top_f_);
   rep.final_residual = rep.initial_residual;
@@ -379,9 +349,7 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   rep.converged = rep.final_residual <= target;
   if (singular_ && rep.cycles > 0) {  // fix the level of phi: zero mean (a guess that
                                       // already converged is left bit for bit)
-    const double level = mean(phi);
-    for (size_t p = 0; p < phi.size(); ++p)
-      if (phi.owns(p)) mg::add_constant(phi[p], -level, phi.box(p));
+    mg::add_constant(phi, -mean(phi));
   }
   top_phi_ = nullptr;
   top_f_ = nullptr;

@@ -61,16 +61,9 @@ void SelfGravitySolve::solve_level(Hierarchy& h, int l) {
   // it itself where the problem is singular, and says how much).
   c.f.copy_component(0, L.u_new, fields_.density);
   const double scale = fields_.four_pi_G, shift = l > 0 ? f_mean_ : 0.0;
-  double f_max = 0;  // of 4 pi G rho, whose round-off bounds the residual
-  for (size_t p = 0; p < c.f.size(); ++p) {
-    if (!c.f.owns(p)) continue;
-    f_max = std::max(f_max, scale * mg::max_abs(c.f[p], c.f.box(p)));
-    const Array4 f = c.f[p].array();
-    for_each_cell(
-        "gravity::rhs", c.f.box(p), KOKKOS_LAMBDA(int i, int j, int k) {
-          f(i, j, k, 0) = scale * f(i, j, k, 0) - shift;
-        });
-  }
+  // Of 4 pi G rho, whose round-off bounds the residual.
+  const double f_max = scale * mg::max_abs(c.f);
+  mg::scale_shift(c.f, scale, -shift);
   if (l > 0) {
     const Level& C = h.level(l - 1);
     c.crse_old.copy_component(0, C.u_old, fields_.phi);

@@ -1,0 +1,165 @@
+// BoxSet and its launches: one kernel over the cells of many boxes (the owned patches of
+// a level, their ghost regions, their coarsened boxes), not one kernel per box. A level
+// of a hundred small patches then costs one fork/join on threads and one launch on a GPU.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <vector>
+
+#include "amr/box.hpp"
+#include "amr/field3.hpp"
+#include "amr/reproducible_sum.hpp"
+
+namespace pw {
+
+/// Boxes for one launch, each tied to an item (a patch index: which FabRef the kernel
+/// reads for it). Rows (j, k) of all boxes are numbered one after another; a launch runs
+/// over those rows (host backends, the i loop of a row vectorized) or over cells (device
+/// backends, one per thread), and finds the box of a row by bisection.
+class BoxSet {
+ public:
+  BoxSet() = default;
+  /// Box n belongs to item items[n] (or n when items is empty); empty boxes are dropped.
+  explicit BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items = {});
+
+  int size() const { return n_; }
+  long rows() const { return rows_; }
+  long cells() const { return cells_; }
+  bool empty() const { return cells_ == 0; }
+
+  // Device data, read by the launches below.
+  Kokkos::View<Box*> box;          // box n
+  Kokkos::View<int*> item;         // its item
+  Kokkos::View<long*> first_row;   // n + 1 entries: prefix sums of the rows per box
+  Kokkos::View<long*> first_cell;  // the same for cells
+
+ private:
+  int n_ = 0;
+  long rows_ = 0, cells_ = 0;
+};
+
+/// The n with first[n] <= x < first[n + 1] (first ascending, first[0] = 0, first[size] >
+/// x).
+KOKKOS_INLINE_FUNCTION int find_slot(const Kokkos::View<long*>& first, int size, long x) {
+  int lo = 0, hi = size - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (first(mid) <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+namespace detail {
+constexpr bool host_exec() {
+  return Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace,
+                                    Kokkos::HostSpace>::accessible;
+}
+/// Cell x of set s: its item and global indices.
+KOKKOS_INLINE_FUNCTION void cell_of(const BoxSet& s, int n, long x, int& i, int& j,
+                                    int& k) {
+  const Box b = s.box(n);
+  const long nx = b.hi[0] - b.lo[0] + 1, ny = b.hi[1] - b.lo[1] + 1;
+  const long c = x - s.first_cell(n);
+  i = b.lo[0] + int(c % nx);
+  j = b.lo[1] + int((c / nx) % ny);
+  k = b.lo[2] + int(c / (nx * ny));
+}
+}  // namespace detail
+
+/// Launch f(item, i, j, k) over every cell of every box of s, in one kernel. f must not
+/// write what another cell reads.
+template <class F>
+void for_each_box_cell(const std::string& label, const BoxSet& s, const F& f) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (s.empty()) return;
+  const int nb = s.size();
+  if constexpr (!detail::host_exec()) {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec>(0, s.cells()), KOKKOS_LAMBDA(long x) {
+          const int n = find_slot(s.first_cell, nb, x);
+          int i, j, k;
+          detail::cell_of(s, n, x, i, j, k);
+          f(s.item(n), i, j, k);
+        });
+  } else {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec>(0, s.rows()), [=](long r) PW_FLATTEN {
+          const int n = find_slot(s.first_row, nb, r);
+          const Box b = s.box(n);
+          const int it = s.item(n);
+          const long row = r - s.first_row(n), ny = b.hi[1] - b.lo[1] + 1;
+          const int j = b.lo[1] + int(row % ny), k = b.lo[2] + int(row / ny);
+          const int lo0 = b.lo[0], hi0 = b.hi[0];
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = lo0; i <= hi0; ++i)
+            f(it, i, j, k);
+        });
+  }
+}
+
+/// max over every cell of s of g(item, i, j, k) >= 0 (0 for an empty set), one
+/// reduction.
+template <class G>
+double max_over_box_cells(const std::string& label, const BoxSet& s, const G& g) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  double m = 0.0;
+  if (s.empty()) return m;
+  const int nb = s.size();
+  if constexpr (!detail::host_exec()) {
+    Kokkos::parallel_reduce(
+        label, Kokkos::RangePolicy<Exec>(0, s.cells()),
+        KOKKOS_LAMBDA(long x, double& acc) {
+          const int n = find_slot(s.first_cell, nb, x);
+          int i, j, k;
+          detail::cell_of(s, n, x, i, j, k);
+          const double v = g(s.item(n), i, j, k);
+          acc = v > acc ? v : acc;
+        },
+        Kokkos::Max<double>(m));
+  } else {
+    Kokkos::parallel_reduce(
+        label, Kokkos::RangePolicy<Exec>(0, s.rows()),
+        [=](long r, double& acc) PW_FLATTEN {
+          const int n = find_slot(s.first_row, nb, r);
+          const Box b = s.box(n);
+          const int it = s.item(n);
+          const long row = r - s.first_row(n), ny = b.hi[1] - b.lo[1] + 1;
+          const int j = b.lo[1] + int(row % ny), k = b.lo[2] + int(row / ny);
+          double rm = 0.0;
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+            const double v = g(it, i, j, k);
+            rm = v > rm ? v : rm;
+          }
+          acc = rm > acc ? rm : acc;
+        },
+        Kokkos::Max<double>(m));
+  }
+  return m;
+}
+
+/// The exact sum over every cell of s of g(item, i, j, k), each term scaled by
+/// inv_scale (see ExactSum::add), one reduction: the same bits in any order.
+template <class G>
+ExactSum exact_sum_over_box_cells(const std::string& label, const BoxSet& s,
+                                  double inv_scale, const G& g) {
+  ExactSum sum;
+  if (s.empty()) return sum;
+  const int nb = s.size();
+  Kokkos::parallel_reduce(
+      label, Kokkos::RangePolicy<>(0, s.cells()),
+      KOKKOS_LAMBDA(long x, ExactSum& acc) {
+        const int n = find_slot(s.first_cell, nb, x);
+        int i, j, k;
+        detail::cell_of(s, n, x, i, j, k);
+        acc.add(g(s.item(n), i, j, k), inv_scale);
+      },
+      Kokkos::Sum<ExactSum>(sum));
+  return sum;
+}
+
+}  // namespace pw
