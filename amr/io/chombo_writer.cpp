@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "amr/code_version.hpp"
 #include "amr/io/checksum.hpp"
 #include "amr/io/h5_util.hpp"
 
@@ -235,7 +236,7 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   h5::attr_double(file, "time", h.time());
   h5::attr_int(file, "iteration", info.step);
   h5::attr_string(file, "deck", info.deck);
-  h5::attr_string(file, "code_version", "patchwork " PATCHWORK_VERSION);
+  h5::attr_string(file, "code_version", code_version());
   {
     h5::Id b = h5::create_group(file, "balance");
     h5::attr_string(b, "method", info.balance_method);
