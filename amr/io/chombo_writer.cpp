@@ -237,6 +237,11 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   h5::attr_int(file, "iteration", info.step);
   h5::attr_string(file, "deck", info.deck);
   h5::attr_string(file, "code_version", code_version());
+  if (info.units.set()) {  // none: dimensionless code units
+    h5::attr_double(file, "length_unit", info.units.length);
+    h5::attr_double(file, "time_unit", info.units.time);
+    h5::attr_double(file, "mass_unit", info.units.mass);
+  }
   {
     h5::Id b = h5::create_group(file, "balance");
     h5::attr_string(b, "method", info.balance_method);
