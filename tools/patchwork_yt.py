@@ -78,23 +78,25 @@ def add_gas_fields(ds):
     p_u = "code_mass/(code_length*code_time**2)"
     e_u = "code_length**2/code_time**2"
 
-    def raw(data, name, units):
-        return data.ds.arr(data[("chombo", name)].d, units)
+    def raw(data, name):  # the stored values, without yt's (dimensionless) units
+        return data[("chombo", name)].d
 
+    # Computed on the stored values and given their units once: the values are the dump's
+    # to the last bit, whatever the units.
     def density(field, data):
-        return raw(data, "density", rho_u)
+        return data.ds.arr(raw(data, "density"), rho_u)
 
     def velocity(axis):
         def f(field, data):
-            return (raw(data, f"{axis.upper()}-momentum", "code_mass/(code_length**2*code_time)")
-                    / raw(data, "density", rho_u))
+            return data.ds.arr(raw(data, f"{axis.upper()}-momentum") /
+                               raw(data, "density"), vel_u)
         return f
 
     def pressure(field, data):
-        rho = raw(data, "density", rho_u)
-        m2 = sum(raw(data, f"{a}-momentum", "code_mass/(code_length**2*code_time)") ** 2
-                 for a in "XYZ")
-        return (gamma - 1.0) * (raw(data, "energy-density", p_u) - 0.5 * m2 / rho)
+        rho = raw(data, "density")
+        m2 = sum(raw(data, f"{a}-momentum") ** 2 for a in "XYZ")
+        return data.ds.arr((gamma - 1.0) * (raw(data, "energy-density") - 0.5 * m2 / rho),
+                           p_u)
 
     def specific_thermal_energy(field, data):
         return data[("gas", "pressure")] / ((gamma - 1.0) * data[("gas", "density")])
