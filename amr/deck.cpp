@@ -14,6 +14,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -357,6 +358,8 @@ struct Deck::Impl {
   std::map<std::string, std::string> sections;  // table key -> where it is defined
   // Key read -> TOML spelling of the value used; reads are const, so this is mutable.
   mutable std::map<std::string, std::string> used;
+  // Optional keys without a default, known for did-you-mean while absent (not echoed).
+  mutable std::set<std::string> known;
 
   std::string where_of(const std::string& key) const {
     if (auto it = index.find(key); it != index.end()) return entries[it->second].where;
@@ -548,6 +551,10 @@ std::string Deck::where(const std::string& key) const {
   return impl_->where_of(key);
 }
 
+void Deck::know(const std::string& key) const {
+  impl_->known.insert(key);
+}
+
 void Deck::fail(const std::string& key, const std::string& what) const {
   throw UserError(impl_->where_of(key) + ": " + key + ": " + what);
 }
@@ -558,15 +565,18 @@ void Deck::check_all_used() const {
     if (d.used.count(e.key)) continue;
     // The closest key read, preferring the same section; ties go to the first in sorted
     // order.
+    std::set<std::string> candidates = d.known;
+    for (const auto& kv : d.used)
+      candidates.insert(kv.first);
     std::string best;
     std::size_t best_dist = 4;
     for (const bool same_section : {true, false}) {
-      for (const auto& kv : d.used) {
-        if (same_section && section_of(kv.first) != section_of(e.key)) continue;
-        const std::size_t dist = edit_distance(e.key, kv.first);
+      for (const std::string& key : candidates) {
+        if (same_section && section_of(key) != section_of(e.key)) continue;
+        const std::size_t dist = edit_distance(e.key, key);
         if (dist < best_dist) {
           best_dist = dist;
-          best = kv.first;
+          best = key;
         }
       }
       if (!best.empty()) break;

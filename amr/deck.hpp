@@ -49,6 +49,10 @@ class Deck {
   template <class T>
   T require(const std::string& key) const;
 
+  /// Record `key` as one the run knows though it reads it only when set (no default to
+  /// echo), so that check_all_used() can suggest it for a misspelt key.
+  void know(const std::string& key) const;
+
   /// "<file>:<line>" where `key` is set (or the file alone when absent), for a message
   /// about the key composed later than the deck is read.
   std::string where(const std::string& key) const;

@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 
+#include "amr/code_version.hpp"
 #include "amr/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/run_summary.hpp"
@@ -49,7 +50,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
                  "memory a node gives the run (bytes, or a size: 16GB, 512MiB; sets "
                  "ranks.memory_per_node; default: the node's physical memory)")
       ->transform(CLI::AsSizeValue(true));
-  cli.set_version_flag("--version", PATCHWORK_CODE_VERSION);
+  cli.set_version_flag("--version", pw::code_version());
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,7 +65,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   }
   if (!max_memory.empty())
     overrides.push_back("ranks.memory_per_node=\"" + max_memory + "\"");
-  const pw::RunIdentity id{PATCHWORK_CODE_VERSION, deck_path, overrides};
+  const pw::RunIdentity id{pw::code_version(), deck_path, overrides};
   std::optional<pw::Deck> deck;  // once loaded, an error is recorded in its output.dir
   const auto fail = [&](const char* kind, const std::string& what, int code) {
     if (comm.rank() == 0) {

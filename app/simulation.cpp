@@ -47,6 +47,7 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   allow_unstable_dt_ = deck.get<bool>("time.allow_unstable_dt", false);
   fixed_dt_where_ = deck.where("time.fixed_dt");
   output_ = read_output_config(deck);
+  units_ = read_code_units(deck);
   const std::string restart = deck.get("restart", std::string());  // a dump to continue
   deck.check_all_used();
   deck_echo_ = deck.echo();
@@ -134,7 +135,8 @@ void Simulation::dump(int step, RunResult& r, bool verbose) {
                 r.initial_totals,
                 hierarchy_->physics_counters(),
                 planner_->balancer().name(),
-                {}};
+                {},
+                units_};
   if (!planner_->records().empty()) {
     const LoadMetrics& now = planner_->records().back().load;
     const LoadMetrics& mean = r.balance.mean;

@@ -85,6 +85,7 @@ class Simulation {
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<Checkpoint> restart_;  // restart=FILE, checked; null for a fresh run
   OutputConfig output_;
+  CodeUnits units_;           // [units], recorded in the dumps
   std::string deck_echo_;     // every key as used, recorded in each dump
   size_t reported_ = 0;       // balancing steps already logged
   int balance_interval_ = 0;  // balance.interval: also rebalance every N coarse steps

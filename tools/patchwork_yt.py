@@ -1,18 +1,51 @@
-"""yt fields for Patchwork's hydro dumps: import this next to yt and call
-add_gas_fields(ds) after yt.load. yt's Chombo reader names the conserved components
+"""yt and Patchwork's dumps: load(path) opens a dump with its code units, and
+add_gas_fields(ds) adds the gas fields of hydro dumps.
+
+load: yt's Chombo frontend reads no units from a file and assumes 1 cm, 1 g and 1 s. A dump
+whose deck set [units] records them (root attributes length_unit, time_unit, mass_unit, in
+cgs); load passes them to yt as units_override, so ds.length_unit etc. are the deck's.
+A dump without [units] has dimensionless code units: load gives yt unit_system="code",
+so quantities are in code_length, code_time and code_mass (yt's placeholder of 1 cm, 1 s
+and 1 g underneath means nothing physical).
+
+add_gas_fields(ds) after load: yt's Chombo reader names the conserved components
 ("chombo", "density"), ("chombo", "X-momentum"), ..., ("chombo", "energy-density") but
 derives nothing from them for a plain Chombo file; this adds ("gas", "density"),
 ("gas", "velocity_x|y|z"), ("gas", "pressure") and ("gas", "specific_thermal_energy"),
 with the ratio of specific heats recorded in the dump's deck (hydro.gamma, default 1.4).
 
     import yt, patchwork_yt
-    ds = yt.load("output/plt_00100.h5")
+    ds = patchwork_yt.load("output/plt_00100.h5")
     patchwork_yt.add_gas_fields(ds)
     yt.SlicePlot(ds, "z", ("gas", "pressure")).save()
 """
 import h5py
 
 HYDRO = ("density", "X-momentum", "Y-momentum", "Z-momentum", "energy-density")
+
+
+UNITS = {"length_unit": "cm", "time_unit": "s", "mass_unit": "g"}
+
+
+def code_units(path):
+    """{"length_unit": (value, "cm"), ...} as the dump's deck set them ([units]), or None
+    when its code units are dimensionless."""
+    with h5py.File(path, "r") as f:
+        if not all(a in f.attrs for a in UNITS):
+            return None
+        return {a: (float(f.attrs[a]), unit) for a, unit in UNITS.items()}
+
+
+def load(path, **kwargs):
+    """yt.load(path) with the dump's code units (see above); `kwargs` go to yt.load and
+    win over what the dump says."""
+    import yt
+    units = code_units(path)
+    if units:
+        kwargs.setdefault("units_override", units)
+    else:
+        kwargs.setdefault("unit_system", "code")
+    return yt.load(path, **kwargs)
 
 
 def deck_gamma(path):
@@ -38,21 +71,32 @@ def add_gas_fields(ds):
     if not is_hydro(ds):
         return None
     gamma = deck_gamma(ds.parameter_filename)
-    # The dumps carry no units yet (code units, dimensionless), so neither do these.
-    rho_u = vel_u = p_u = e_u = "dimensionless"
+    # yt's Chombo reader gives the components no units: the values are in code units,
+    # which are the deck's [units] when load() read them (else dimensionless ones).
+    rho_u = "code_mass/code_length**3"
+    vel_u = "code_length/code_time"
+    p_u = "code_mass/(code_length*code_time**2)"
+    e_u = "code_length**2/code_time**2"
 
+    def raw(data, name):  # the stored values, without yt's (dimensionless) units
+        return data[("chombo", name)].d
+
+    # Computed on the stored values and given their units once: the values are the dump's
+    # to the last bit, whatever the units.
     def density(field, data):
-        return data[("chombo", "density")]
+        return data.ds.arr(raw(data, "density"), rho_u)
 
     def velocity(axis):
         def f(field, data):
-            return data[("chombo", f"{axis.upper()}-momentum")] / data[("chombo", "density")]
+            return data.ds.arr(raw(data, f"{axis.upper()}-momentum") /
+                               raw(data, "density"), vel_u)
         return f
 
     def pressure(field, data):
-        rho = data[("chombo", "density")]
-        m2 = sum(data[("chombo", f"{a}-momentum")] ** 2 for a in "XYZ")
-        return (gamma - 1.0) * (data[("chombo", "energy-density")] - 0.5 * m2 / rho)
+        rho = raw(data, "density")
+        m2 = sum(raw(data, f"{a}-momentum") ** 2 for a in "XYZ")
+        return data.ds.arr((gamma - 1.0) * (raw(data, "energy-density") - 0.5 * m2 / rho),
+                           p_u)
 
     def specific_thermal_energy(field, data):
         return data[("gas", "pressure")] / ((gamma - 1.0) * data[("gas", "density")])

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "amr/code_version.hpp"
 #include "amr/io/checksum.hpp"
 #include "amr/io/h5_util.hpp"
 
@@ -235,7 +236,12 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   h5::attr_double(file, "time", h.time());
   h5::attr_int(file, "iteration", info.step);
   h5::attr_string(file, "deck", info.deck);
-  h5::attr_string(file, "code_version", "patchwork " PATCHWORK_VERSION);
+  h5::attr_string(file, "code_version", code_version());
+  if (info.units.set()) {  // none: dimensionless code units
+    h5::attr_double(file, "length_unit", info.units.length);
+    h5::attr_double(file, "time_unit", info.units.time);
+    h5::attr_double(file, "mass_unit", info.units.mass);
+  }
   {
     h5::Id b = h5::create_group(file, "balance");
     h5::attr_string(b, "method", info.balance_method);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "amr/hierarchy.hpp"
+#include "amr/io/code_units.hpp"
 
 namespace pw {
 
@@ -21,6 +22,7 @@ struct DumpInfo {
   std::string balance_method;          // the deck's balancer
   // The latest balancing step's metrics and their run averages, as (name, value).
   std::vector<std::pair<std::string, double>> balance_metrics;
+  CodeUnits units;  // [units]: written for yt when set
 };
 
 /// Start of each box's cells in a level's cell-ordered data (patch order), then the
@@ -48,6 +50,7 @@ long dump_bytes(const Hierarchy& h, const DumpInfo& info);
 /// only), data_datatype_0 (a hard link to it, for XDMF), vtkGhostType (uint8 per cell);
 /// group data_attributes. Root: num_levels, num_components, component_N, time, iteration,
 /// deck, code_version; dataset rank_load; group Chombo_global (SpaceDim, prob_lo).
+/// With [units] set, the root has length_unit, time_unit, mass_unit too (cgs).
 /// Every dump is a checkpoint (see amr/io/checkpoint.hpp): each level_L also holds t_old,
 /// t_new, steps, last_regrid_step; group checkpoint holds step, cell_updates, regrids,
 /// max_level, ref_ratio, domain, initial_totals and physics_counters.

@@ -6,3 +6,28 @@ pw_bad_deck(output_interval
 pw_bad_deck(output_prefix
   "output.prefix: expected a non-empty file name prefix without '/', got \"a/b\""
   ${PW_GOOD_DECK} "output.prefix=\"a/b\"")
+
+# [units]: all three or none, each a positive finite number (cm, s, g); a misspelt key is
+# unknown with the right one suggested.
+set(PW_UNITS units.length=2.0 units.time=3.0 units.mass=4.0)
+pw_bad_deck(units_in_file
+  "bad_units.toml:10: units.mass: expected a positive finite number of g (what one code unit is), got 0.0"
+  ${PW_DECKS}/bad_units.toml)
+pw_bad_deck(units_negative
+  "argument \"units.length=-1.0\": units.length: expected a positive finite number of cm (what one code unit is), got -1.0"
+  ${PW_GOOD_DECK} ${PW_UNITS} units.length=-1.0)
+pw_bad_deck(units_nan
+  "units.time: expected a positive finite number of s (what one code unit is), got nan"
+  ${PW_GOOD_DECK} ${PW_UNITS} units.time=nan)
+pw_bad_deck(units_inf
+  "units.mass: expected a positive finite number of g (what one code unit is), got inf"
+  ${PW_GOOD_DECK} ${PW_UNITS} units.mass=inf)
+pw_bad_deck(units_string
+  "units.length: expected a number, got a string"
+  ${PW_GOOD_DECK} ${PW_UNITS} units.length=parsec)
+pw_bad_deck(units_partial
+  "units.length: expected units.time too (in s): set length, time and mass together, or none of them (dimensionless code units)"
+  ${PW_GOOD_DECK} units.length=2.0)
+pw_bad_deck(units_unknown
+  "units.lenght: unknown key (did you mean units.length?)"
+  ${PW_GOOD_DECK} ${PW_UNITS} units.lenght=2.0)

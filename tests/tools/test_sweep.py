@@ -43,6 +43,8 @@ import subprocess
 import sys
 import time
 
+from code_version import check_code_version  # beside this file
+
 SKIP = 77
 
 
@@ -194,7 +196,7 @@ def check_schema(tools, exe, work):
             assert len(s["balance"]["steps"]) == s["balance"]["balancing_steps"] > 0
             assert s["deck"]["used"]["balance.method"] == s["balance"]["method"]
     assert statuses.count("ok") == 4 and statuses.count("error") == 2, statuses
-    check_code_version(tools, {json.load(open(f))["code_version"] for f in files})
+    check_code_version(os.path.dirname(tools), {json.load(open(f))["code_version"] for f in files})
     # The schema has teeth: broken summaries fail it.
     with open(files[0]) as f:
         good = json.load(f)
@@ -206,29 +208,6 @@ def check_schema(tools, exe, work):
                          ("phase without max", {**good, "phases": {"advance": {"min": 0,
                                                                                 "mean": 0}}})]:
         assert list(validator.iter_errors(broken)), f"schema accepts a summary with {name}"
-
-
-def check_code_version(tools, versions):
-    """Built from a git checkout of its own, the code version names a commit of it (git
-    describe --always --dirty); else it is the version alone."""
-    assert len(versions) == 1, versions
-    [version] = versions
-    root = os.path.dirname(tools)
-    git = shutil.which("git")
-    if git is None:
-        print(f"code_version {version!r}; no git here to check its revision")
-        return
-    top = subprocess.run([git, "rev-parse", "--show-toplevel"], cwd=root,
-                         capture_output=True, text=True)
-    own = top.returncode == 0 and os.path.realpath(top.stdout.strip()) == os.path.realpath(root)
-    m = re.fullmatch(r"patchwork [0-9.]+(?: \(git (\S+)\))?", version)
-    assert m, version
-    print(f"code_version {version!r}; sources {'a' if own else 'not a'} git checkout")
-    assert bool(m.group(1)) == own, version
-    if own:
-        rev = re.sub(r"-dirty$", "", m.group(1))
-        commit = re.search(r"(?:-g)?([0-9a-f]{7,})$", rev).group(1)
-        subprocess.run([git, "cat-file", "-e", commit + "^{commit}"], cwd=root, check=True)
 
 
 def check_resume(tools, exe, work):

@@ -3,9 +3,23 @@
 the levels and grids h5py sees, and the field value at the centre of a cell of the finest
 level equals the value h5py reads at that cell's place in data:datatype=0. The .xmf next to
 each dump is checked too: every hyperslab lies inside the HDF5 dataset it names and has as
-many values as its grid has cells. Exits 77 (ctest's skip code) when h5py or yt is absent."""
+many values as its grid has cells.
+
+Units: a dump whose deck set [units] records them, and tools/patchwork_yt.load gives yt
+exactly those (ds.length_unit, time_unit, mass_unit; the domain's width in cm); a dump
+without [units] records none and loads in yt's code units (dimensionless: the domain's
+width in code_length is the deck's). code_version: the dump's is the run summary's, and
+names the git revision of the sources when they are a checkout.
+
+Exits 77 (ctest's skip code) when h5py or yt is absent."""
+import json
 import os
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from code_version import check_code_version  # noqa: E402 (beside this file)
 import xml.etree.ElementTree as ET
 
 SKIP = 77
@@ -56,14 +70,67 @@ def check_dump(path, yt, h5py):
     print(f"{path}: {dim}D, {nlev} levels, {ngrids} grids, {ncomp} components, "
           f"{name} at {centre} = {got} (yt) = {expected} (h5py)")
     check_gas(path, ds, h5py)
+    check_units(path, h5py)
+
+
+def deck_units(path, h5py):
+    """{"length": cm, "time": s, "mass": g} as the dump's deck set them, or {}."""
+    with h5py.File(path, "r") as f:
+        deck = f.attrs["deck"]
+    deck = deck.decode() if isinstance(deck, bytes) else str(deck)
+    out = {}
+    for line in deck.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip().startswith("units."):
+            out[key.strip()[len("units."):]] = float(value)
+    return out
+
+
+def check_units(path, h5py):
+    import patchwork_yt
+    units = deck_units(path, h5py)
+    with h5py.File(path, "r") as f:
+        attrs = {a: float(f.attrs[a]) for a in ("length_unit", "time_unit", "mass_unit")
+                 if a in f.attrs}
+        dx0 = float(f["level_0"].attrs["dx"])
+        pd = f["level_0"].attrs["prob_domain"]
+        width = (int(pd["hi_i"]) - int(pd["lo_i"]) + 1) * dx0  # code lengths
+    ds = patchwork_yt.load(path)
+    if units:
+        assert attrs == {f"{k}_unit": v for k, v in units.items()}, (attrs, units)
+        got = {"length": ds.length_unit.to_value("cm"), "time": ds.time_unit.to_value("s"),
+               "mass": ds.mass_unit.to_value("g")}
+        for k, v in units.items():
+            assert abs(got[k] - v) <= 1e-12 * v, f"{path}: yt's {k} unit {got[k]}, deck {v}"
+        w = float(ds.domain_width[0].to_value("cm"))
+        assert abs(w - width * units["length"]) <= 1e-12 * w, (w, width, units)
+        print(f"{path}: units: yt's code length {got['length']:g} cm, time "
+              f"{got['time']:g} s, mass {got['mass']:g} g are the deck's; domain {w:g} cm")
+    else:
+        assert not attrs, f"{path}: unit attributes {attrs} without [units] in the deck"
+        w = ds.domain_width[0].in_base()
+        assert str(w.units) == "code_length" and float(w) == width, (w, width)
+        print(f"{path}: units: none recorded; yt reports code units (domain width {w})")
+
+
+def check_version(paths, h5py):
+    """Every dump's code_version is its run's (the summary beside it) and names the
+    sources' git revision."""
+    versions = set()
+    for path in paths:
+        with h5py.File(path, "r") as f:
+            v = f.attrs["code_version"]
+        v = v.decode() if isinstance(v, bytes) else str(v)
+        with open(os.path.join(os.path.dirname(path), "plt_summary.json")) as s:
+            assert json.load(s)["code_version"] == v, (path, v)
+        versions.add(v)
+    check_code_version(ROOT, versions)
 
 
 def check_gas(path, ds, h5py):
     """For hydro dumps: tools/patchwork_yt.py's pressure and velocity at the most
     energetic cell of the finest level's first box equal what the conserved values h5py
     reads there give. Returns whether the dump was a hydro one."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                    "..", "tools"))
     import patchwork_yt
     gamma = patchwork_yt.add_gas_fields(ds)
     if gamma is None:
@@ -127,6 +194,7 @@ def main():
     yt.set_log_level(40)
     for path in sys.argv[1:]:
         check_dump(path, yt, h5py)
+    check_version(sys.argv[1:], h5py)
     return 0
 
 

@@ -18,7 +18,18 @@ foreach(np 1 2)
     PROCESSORS ${np} TIMEOUT 300)
 endforeach()
 
-foreach(check plot_slice plot_load plot_load_vs_ranks yt_example)
+# A domain away from the origin, for plot_slice's axes (domain.prob_lo).
+add_test(NAME tools.run_prob_lo
+  COMMAND ${CMAKE_COMMAND} -E env ${PW_TEST_ENV}
+          ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${PW_MPIEXEC_PREFLAGS}
+          $<TARGET_FILE:patchwork> ${PROJECT_SOURCE_DIR}/inputs/bubble_2d.toml
+          output.write=true output.dir=prob_lo time.max_step=2
+          "domain.prob_lo=[-1.0,2.0]" "domain.prob_hi=[0.0,3.0]"
+          "advection.blob_center=[-0.5,2.75]"
+  WORKING_DIRECTORY ${PW_TOOLS_DIR})
+set_tests_properties(tools.run_prob_lo PROPERTIES FIXTURES_SETUP tools_runs TIMEOUT 300)
+
+foreach(check plot_slice plot_slice_prob_lo plot_load plot_load_vs_ranks yt_example)
   add_test(NAME tools.${check}
     COMMAND ${PW_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_tools.py ${check}
             ${PROJECT_SOURCE_DIR}/tools np1 np2
@@ -26,3 +37,11 @@ foreach(check plot_slice plot_load plot_load_vs_ranks yt_example)
   set_tests_properties(tools.${check} PROPERTIES FIXTURES_REQUIRED tools_runs
     SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+
+# Every Python tool on bad arguments and missing or foreign files: one line, no traceback.
+add_test(NAME tools.errors
+  COMMAND ${PW_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_tool_errors.py
+          ${PROJECT_SOURCE_DIR}/tools ${PROJECT_BINARY_DIR} np1
+  WORKING_DIRECTORY ${PW_TOOLS_DIR})
+set_tests_properties(tools.errors PROPERTIES FIXTURES_REQUIRED tools_runs
+  SKIP_RETURN_CODE 77 TIMEOUT 600)

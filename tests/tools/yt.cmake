@@ -1,4 +1,6 @@
-# yt opens 2D and 3D dumps (advection, hydro, hydro with gravity) made by the executable (and their .xmf files are sound):
+# yt opens 2D and 3D dumps (advection, hydro, hydro with gravity, one with [units]) made by
+# the executable, with the units and code version they record (and their .xmf files are
+# sound):
 # two runs on 2 ranks write the dumps into the test's directory, then
 # tests/tools/test_yt_open.py checks them. Skipped (code 77, with the reason) when the
 # Python found has no yt or h5py. Debian's python3-yt lives with /usr/bin/python3, so that
@@ -21,12 +23,16 @@ endfunction()
 pw_yt_dump(2d bubble_2d.toml time.max_step=4)
 pw_yt_dump(3d bubble_3d.toml time.max_step=2)
 pw_yt_dump(hydro blast_2d.toml time.max_step=4 domain.n_cell=[64,64])
+# Code units in cgs (a parsec, a million years, a solar mass): yt must report these.
+pw_yt_dump(units bubble_2d.toml time.max_step=4 units.length=3.0857e18 units.time=3.15576e13
+  units.mass=1.989e33)
 pw_yt_dump(gravity clumps_3d.toml time.max_step=2 domain.n_cell=[16,16,16]
   amr.blocking_factor=4 amr.max_grid_size=8 amr.max_level=1)
 
 add_test(NAME yt.open_2d_3d
   COMMAND ${PW_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_yt_open.py
           2d/plt_00004.h5 3d/plt_00002.h5 hydro/plt_00004.h5 gravity/plt_00002.h5
+          units/plt_00004.h5
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(yt.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
   SKIP_RETURN_CODE 77 TIMEOUT 300)

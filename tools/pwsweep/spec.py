@@ -170,8 +170,10 @@ def _n_cell(deck, overrides):
                 return tomllib.loads("v = " + value)["v"]
         with open(deck, "rb") as f:
             return tomllib.load(f).get("domain", {}).get("n_cell")
-    except tomllib.TOMLDecodeError as e:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SweepError(f"{deck}: weak scaling cannot read domain.n_cell: {e}")
+    except OSError as e:
+        raise SweepError(f"{deck}: {e.strerror}")
 
 
 def weak_n_cell(n_cell, factor):
@@ -206,7 +208,9 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
     except OSError as e:
         raise SweepError(f"{path}: {e.strerror}")
     except tomllib.TOMLDecodeError as e:
-        raise SweepError(f"{path}: {e}")
+        raise SweepError(f"{path}: not a sweep file (TOML): {e}")
+    except UnicodeDecodeError:  # a binary file: tomllib decodes before it parses
+        raise SweepError(f"{path}: not a sweep file (not text; expected TOML)") from None
     here = os.path.dirname(os.path.abspath(path))
     unknown = set(d) - TOP_KEYS
     if unknown:
