@@ -34,6 +34,20 @@ BoxSet::BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items) {
   Kokkos::deep_copy(item, hi);
   Kokkos::deep_copy(first_row, hr);
   Kokkos::deep_copy(first_cell, hc);
+  if (Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace,
+                                 Kokkos::HostSpace>::accessible) {
+    row = Kokkos::View<Row*>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "BoxSet::row"), size_t(rows_));
+    auto hw = Kokkos::create_mirror_view(row);
+    long r = 0;
+    for (int n = 0; n < n_; ++n) {
+      const Box& b = kept[size_t(n)];
+      for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          hw(r++) = {n, j, k};
+    }
+    Kokkos::deep_copy(row, hw);
+  }
 }
 
 }  // namespace pw

@@ -34,6 +34,12 @@ class BoxSet {
   Kokkos::View<int*> item;         // its item
   Kokkos::View<long*> first_row;   // n + 1 entries: prefix sums of the rows per box
   Kokkos::View<long*> first_cell;  // the same for cells
+  /// Host backends only: row r's box n and (j, k), found by one load (rows are short on
+  /// coarse multigrid grids: a bisection per row cost as much as the row's cells).
+  struct Row {
+    int n, j, k;
+  };
+  Kokkos::View<Row*> row;
 
  private:
   int n_ = 0;
@@ -69,77 +75,99 @@ KOKKOS_INLINE_FUNCTION void cell_of(const BoxSet& s, int n, long x, int& i, int&
   j = b.lo[1] + int((c / nx) % ny);
   k = b.lo[2] + int(c / (nx * ny));
 }
+/// Host backends: row r of s as (item, j, k, i0, i1).
+KOKKOS_INLINE_FUNCTION void row_of(const BoxSet& s, long r, int& it, int& j, int& k,
+                                   int& i0, int& i1) {
+  const BoxSet::Row w = s.row(r);
+  it = s.item(w.n);
+  j = w.j;
+  k = w.k;
+  i0 = s.box(w.n).lo[0];
+  i1 = s.box(w.n).hi[0];
+}
 }  // namespace detail
 
-/// Launch f(item, i, j, k) over every cell of every box of s, in one kernel. f must not
-/// write what another cell reads.
+/// Launch f(item, j, k, i0, i1) over every row of every box of s, in one kernel: f
+/// does cells i0..i1 of row (j, k), a whole row on host backends (where f's loop over i
+/// can hoist what a row shares and vectorize), one cell on devices. f must not write
+/// what another cell reads.
 template <class F>
-void for_each_box_cell(const std::string& label, const BoxSet& s, const F& f) {
+void for_each_box_row(const std::string& label, const BoxSet& s, const F& f) {
   using Exec = Kokkos::DefaultExecutionSpace;
   if (s.empty()) return;
-  const int nb = s.size();
   if constexpr (!detail::host_exec()) {
+    const int nb = s.size();
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<Exec>(0, s.cells()), KOKKOS_LAMBDA(long x) {
           const int n = find_slot(s.first_cell, nb, x);
           int i, j, k;
           detail::cell_of(s, n, x, i, j, k);
-          f(s.item(n), i, j, k);
+          f(s.item(n), j, k, i, i);
         });
   } else {
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<Exec>(0, s.rows()), [=](long r) PW_FLATTEN {
-          const int n = find_slot(s.first_row, nb, r);
-          const Box b = s.box(n);
-          const int it = s.item(n);
-          const long row = r - s.first_row(n), ny = b.hi[1] - b.lo[1] + 1;
-          const int j = b.lo[1] + int(row % ny), k = b.lo[2] + int(row / ny);
-          const int lo0 = b.lo[0], hi0 = b.hi[0];
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = lo0; i <= hi0; ++i)
-            f(it, i, j, k);
-        });
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, s.rows()),
+                         [=](long r) PW_FLATTEN {
+                           int it, j, k, i0, i1;
+                           detail::row_of(s, r, it, j, k, i0, i1);
+                           f(it, j, k, i0, i1);
+                         });
   }
+}
+
+/// Launch f(item, i, j, k) over every cell of every box of s, in one kernel. f must not
+/// write what another cell reads.
+template <class F>
+void for_each_box_cell(const std::string& label, const BoxSet& s, const F& f) {
+  for_each_box_row(
+      label, s, KOKKOS_LAMBDA(int it, int j, int k, int i0, int i1) {
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          f(it, i, j, k);
+      });
+}
+
+/// Reduce g(item, i, j, k) over every cell of s with reducer R (its value type T, an
+/// accumulator `join(acc, g)`), one reduction; host backends accumulate a row first.
+template <class T, class Reducer, class Join, class G>
+T reduce_over_box_cells(const std::string& label, const BoxSet& s, const Join& join,
+                        const G& g) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  T out;
+  Reducer red(out);
+  red.init(out);
+  if (s.empty()) return out;
+  if constexpr (!detail::host_exec()) {
+    const int nb = s.size();
+    Kokkos::parallel_reduce(
+        label, Kokkos::RangePolicy<Exec>(0, s.cells()),
+        KOKKOS_LAMBDA(long x, T& acc) {
+          const int n = find_slot(s.first_cell, nb, x);
+          int i, j, k;
+          detail::cell_of(s, n, x, i, j, k);
+          join(acc, g(s.item(n), i, j, k));
+        },
+        red);
+  } else {
+    Kokkos::parallel_reduce(
+        label, Kokkos::RangePolicy<Exec>(0, s.rows()),
+        [=](long r, T& acc) PW_FLATTEN {
+          int it, j, k, i0, i1;
+          detail::row_of(s, r, it, j, k, i0, i1);
+          for (int i = i0; i <= i1; ++i)
+            join(acc, g(it, i, j, k));
+        },
+        red);
+  }
+  return out;
 }
 
 /// max over every cell of s of g(item, i, j, k) >= 0 (0 for an empty set), one
 /// reduction.
 template <class G>
 double max_over_box_cells(const std::string& label, const BoxSet& s, const G& g) {
-  using Exec = Kokkos::DefaultExecutionSpace;
-  double m = 0.0;
-  if (s.empty()) return m;
-  const int nb = s.size();
-  if constexpr (!detail::host_exec()) {
-    Kokkos::parallel_reduce(
-        label, Kokkos::RangePolicy<Exec>(0, s.cells()),
-        KOKKOS_LAMBDA(long x, double& acc) {
-          const int n = find_slot(s.first_cell, nb, x);
-          int i, j, k;
-          detail::cell_of(s, n, x, i, j, k);
-          const double v = g(s.item(n), i, j, k);
-          acc = v > acc ? v : acc;
-        },
-        Kokkos::Max<double>(m));
-  } else {
-    Kokkos::parallel_reduce(
-        label, Kokkos::RangePolicy<Exec>(0, s.rows()),
-        [=](long r, double& acc) PW_FLATTEN {
-          const int n = find_slot(s.first_row, nb, r);
-          const Box b = s.box(n);
-          const int it = s.item(n);
-          const long row = r - s.first_row(n), ny = b.hi[1] - b.lo[1] + 1;
-          const int j = b.lo[1] + int(row % ny), k = b.lo[2] + int(row / ny);
-          double rm = 0.0;
-          for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
-            const double v = g(it, i, j, k);
-            rm = v > rm ? v : rm;
-          }
-          acc = rm > acc ? rm : acc;
-        },
-        Kokkos::Max<double>(m));
-  }
-  return m;
+  if (s.empty()) return 0.0;
+  return reduce_over_box_cells<double, Kokkos::Max<double>>(
+      label, s, KOKKOS_LAMBDA(double& acc, double v) { acc = v > acc ? v : acc; }, g);
 }
 
 /// The exact sum over every cell of s of g(item, i, j, k), each term scaled by
@@ -147,19 +175,8 @@ double max_over_box_cells(const std::string& label, const BoxSet& s, const G& g)
 template <class G>
 ExactSum exact_sum_over_box_cells(const std::string& label, const BoxSet& s,
                                   double inv_scale, const G& g) {
-  ExactSum sum;
-  if (s.empty()) return sum;
-  const int nb = s.size();
-  Kokkos::parallel_reduce(
-      label, Kokkos::RangePolicy<>(0, s.cells()),
-      KOKKOS_LAMBDA(long x, ExactSum& acc) {
-        const int n = find_slot(s.first_cell, nb, x);
-        int i, j, k;
-        detail::cell_of(s, n, x, i, j, k);
-        acc.add(g(s.item(n), i, j, k), inv_scale);
-      },
-      Kokkos::Sum<ExactSum>(sum));
-  return sum;
+  return reduce_over_box_cells<ExactSum, Kokkos::Sum<ExactSum>>(
+      label, s, KOKKOS_LAMBDA(ExactSum & acc, double v) { acc.add(v, inv_scale); }, g);
 }
 
 }  // namespace pw

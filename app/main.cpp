@@ -12,6 +12,7 @@
 
 #include "amr/code_version.hpp"
 #include "amr/diagnostics.hpp"
+#include "amr/launch_counter.hpp"
 #include "app/exit_codes.hpp"
 #include "app/run_summary.hpp"
 #include "app/simulation.hpp"
@@ -50,6 +51,10 @@ int run(int argc, char** argv, const pw::Comm& comm) {
                  "memory a node gives the run (bytes, or a size: 16GB, 512MiB; sets "
                  "ranks.memory_per_node; default: the node's physical memory)")
       ->transform(CLI::AsSizeValue(true));
+  bool count_launches = false;
+  cli.add_flag("--count-launches", count_launches,
+               "count the Kokkos kernels each rank launches and print the largest count "
+               "(through Kokkos Tools callbacks: not with a profiling tool loaded)");
   cli.set_version_flag("--version", pw::code_version());
   try {
     cli.parse(argc, argv);
@@ -81,7 +86,14 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     if (comm.rank() == 0)
       fmt::print("deck {} on {} ranks, as used:\n{}", deck_path, comm.size(),
                  deck->echo());
+    std::optional<pw::LaunchCounter> counter;
+    if (count_launches) counter.emplace();
     const pw::RunResult result = sim.run(true);
+    if (counter) {
+      const double most = comm.max(double(counter->launches()));
+      if (comm.rank() == 0)
+        fmt::print("kernel launches: {:.0f} (the most on one rank)\n", most);
+    }
     pw::write_run_summary(sim, result, *deck, id, comm);
   } catch (const pw::UserError& e) {
     return fail("error", e.what(), pw::kExitBadInput);

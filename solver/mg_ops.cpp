@@ -28,46 +28,64 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   // Only the cells of the colour: ii counts them along a row (the last may fall outside
   // on rows that start with the other colour).
-  for_each_box_cell(
-      "mg::gauss_seidel", rows, KOKKOS_LAMBDA(int p, int ii, int j, int k) {
-        const int lo0 = boxes(p).lo[0];
-        const int i = lo0 + ((color - lo0 - j - k) & 1) + 2 * ii;
-        if (i <= boxes(p).hi[0]) gauss_seidel_cell(i, j, k, ur(p).c0, fr(p).c0, s, omega);
+  for_each_box_row(
+      "mg::gauss_seidel", rows, KOKKOS_LAMBDA(int p, int j, int k, int ii0, int ii1) {
+        const Field3 ua = ur(p).c0, fa = fr(p).c0;
+        const int lo0 = boxes(p).lo[0], hi0 = boxes(p).hi[0];
+        const int first = lo0 + ((color - lo0 - j - k) & 1);
+        PW_INDEPENDENT_ITERATIONS
+        for (int ii = ii0; ii <= ii1; ++ii) {
+          const int i = first + 2 * ii;
+          if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, s, omega);
+        }
       });
 }
 
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s) {
   const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
-  for_each_box_cell(
-      "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        residual_cell(i, j, k, rr(p).c0, ur(p).c0, fr(p).c0, s);
+  for_each_box_row(
+      "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          residual_cell(i, j, k, ra, ua, fa, s);
       });
 }
 
 void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s) {
   const Refs outr = out.refs(), ur = u.refs();
-  for_each_box_cell(
-      "mg::laplacian", u.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        laplacian_cell(i, j, k, outr(p).c0, ur(p).c0, s);
+  for_each_box_row(
+      "mg::laplacian", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const Field3 oa = outr(p).c0, ua = ur(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          laplacian_cell(i, j, k, oa, ua, s);
       });
 }
 
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
                        const PoissonStencil& s) {
   const Refs cr = crse.refs(), ur = u.refs(), fr = f.refs();
-  for_each_box_cell(
+  for_each_box_row(
       "mg::restrict_residual", crse.interiors(),
-      KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        restrict_residual_cell(i, j, k, cr(p).c0, ur(p).c0, fr(p).c0, s);
+      KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const Field3 ca = cr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          restrict_residual_cell(i, j, k, ca, ua, fa, s);
       });
 }
 
 void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear) {
   const Refs fr = fine.refs();
-  for_each_box_cell(
-      "mg::prolong", fine.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        prolong_cell(i, j, k, fr(p).c0, crse(p).c0, dim, linear);
+  for_each_box_row(
+      "mg::prolong", fine.interiors(),
+      KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const Field3 fa = fr(p).c0, ca = crse(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          prolong_cell(i, j, k, fa, ca, dim, linear);
       });
 }
 

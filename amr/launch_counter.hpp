@@ -1,0 +1,21 @@
+// LaunchCounter: counts the Kokkos kernels this process launches (parallel_for, _reduce,
+// _scan), through Kokkos Tools callbacks, while one is alive. For benchmarks: what a
+// time step costs in launches is what threads and GPUs pay for, whatever its cells.
+#pragma once
+
+namespace pw {
+
+class LaunchCounter {
+ public:
+  /// Installs the callbacks (over those of a profiling tool loaded through
+  /// KOKKOS_TOOLS_LIBS: use one or the other). At most one at a time.
+  LaunchCounter();
+  ~LaunchCounter();
+  LaunchCounter(const LaunchCounter&) = delete;
+  LaunchCounter& operator=(const LaunchCounter&) = delete;
+
+  /// Kernels launched since construction.
+  long launches() const;
+};
+
+}  // namespace pw

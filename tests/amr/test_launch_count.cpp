@@ -1,0 +1,100 @@
+// One launch per level: each level-wide operation (the solver's smoother, residual,
+// restriction, prolongation and reductions, LevelData's fills and copies, the
+// coarse-fine fill and average-down) launches the same number of kernels whether the
+// level has 1 patch or 64, counted by LaunchCounter through Kokkos Tools.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "amr/launch_counter.hpp"
+#include "amr/level_data.hpp"
+#include "solver/mg_ops.hpp"
+
+using namespace pw;
+
+namespace {
+
+/// Launches of each operation on a periodic 32^3 level cut into patches of `grid`^3,
+/// with a 16^3 coarse level (one box) under a refined 16^3 patch region for the
+/// inter-level operations.
+std::map<std::string, long> launches_per_op(int grid) {
+  const Comm comm(MPI_COMM_SELF);
+  LevelGeom g;
+  g.domain = Box{{0, 0, 0}, {31, 31, 31}};
+  for (int d = 0; d < 3; ++d)
+    g.dx[d] = 1.0 / 32;
+  LevelLayout L;
+  L.boxes = chop(g.domain, IntVect::uniform(grid), IntVect::uniform(4));
+  L.owner.assign(L.boxes.size(), 0);
+  const IntVect one = IntVect::uniform(1);
+  LevelData u("u", L, g, 1, one, 0), f("f", L, g, 1, IntVect{}, 0);
+  LevelData r = f.like("r");
+  LevelGeom cg = g;
+  cg.domain = Box{{0, 0, 0}, {15, 15, 15}};
+  for (int d = 0; d < 3; ++d)
+    cg.dx[d] = 2.0 / 32;
+  LevelLayout CL{{cg.domain}, {0}};
+  LevelData crse("crse", CL, cg, 1, one, 0);
+  // A refined level over the middle of the domain, cut the same way.
+  LevelLayout FL;
+  FL.boxes = chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(grid < 16 ? grid : 16),
+                  IntVect::uniform(4));
+  FL.owner.assign(FL.boxes.size(), 0);
+  LevelData fine("fine", FL, g, 1, one, 0);
+  LevelLayout coarsened = L;
+  for (Box& b : coarsened.boxes)
+    b = coarsen(b, IntVect::uniform(2));
+  LevelGeom half = g;
+  half.domain = cg.domain;
+  LevelData rc("rc", coarsened, half, 1, one, 0);
+  PoissonStencil s;
+  s.domain = g.domain;
+  for (int d = 0; d < 3; ++d)
+    s.w[d] = 1.0;
+  const BoxSet colour = mg::colour_rows(u);
+  // Warm up: plans, refs and sets are built on first use (host work, some launches).
+  u.set_val(1.0);
+  f.set_val(0.5);
+  crse.set_val(1.0);
+  rc.set_val(0.0);
+  fine.fill_from_coarse(crse, crse, 1.0, IntVect::uniform(2), {Interp::quadratic},
+                        BcSet(1, ComponentBc()), comm);
+  u.average_down_to(crse, IntVect::uniform(2), comm);
+  mg::reflect_odd_across_faces(fine);
+  std::map<std::string, long> n;
+  auto count = [&](const std::string& name, const std::function<void()>& op) {
+    LaunchCounter c;
+    op();
+    Kokkos::fence();
+    n[name] = c.launches();
+  };
+  count("set_val", [&] { u.set_val(1.0); });
+  count("copy_component", [&] { r.copy_component(0, f, 0); });
+  count("gauss_seidel", [&] { mg::gauss_seidel(u, f, colour, 0, s, 1.0); });
+  count("residual", [&] { mg::residual(r, u, f, s); });
+  count("restrict", [&] { mg::restrict_residual(rc, u, f, s); });
+  count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, true); });
+  count("max_abs", [&] { mg::max_abs(u); });
+  count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
+  count("reflect_odd", [&] { mg::reflect_odd_across_faces(fine); });
+  count("fill_from_coarse", [&] {
+    fine.fill_from_coarse(crse, crse, 0.5, IntVect::uniform(2), {Interp::quadratic},
+                          BcSet(1, ComponentBc()), comm);
+  });
+  count("average_down", [&] { u.average_down_to(crse, IntVect::uniform(2), comm); });
+  return n;
+}
+
+TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
+  const std::map<std::string, long> one = launches_per_op(32), many = launches_per_op(8);
+  for (const auto& [name, n] : one) {
+    SCOPED_TRACE(name);
+    EXPECT_GE(n, 1);
+    EXPECT_LE(n, 4);  // the kernel; the coarse-fine fill also copies twice and blends
+    EXPECT_EQ(many.at(name), n);
+  }
+}
+
+}  // namespace
