@@ -14,28 +14,23 @@ BoxSet::BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items) {
   if (n_ == 0) return;
   box = Kokkos::View<Box*>("BoxSet::box", size_t(n_));
   item = Kokkos::View<int*>("BoxSet::item", size_t(n_));
-  first_row = Kokkos::View<long*>("BoxSet::first_row", size_t(n_) + 1);
   first_cell = Kokkos::View<long*>("BoxSet::first_cell", size_t(n_) + 1);
   auto hb = Kokkos::create_mirror_view(box);
   auto hi = Kokkos::create_mirror_view(item);
-  auto hr = Kokkos::create_mirror_view(first_row);
   auto hc = Kokkos::create_mirror_view(first_cell);
-  hr(0) = hc(0) = 0;
+  hc(0) = 0;
   for (int n = 0; n < n_; ++n) {
     const Box& b = kept[size_t(n)];
     hb(n) = b;
     hi(n) = kept_items[size_t(n)];
-    hr(n + 1) = hr(n) + long(b.size()[1]) * b.size()[2];
+    rows_ += long(b.size()[1]) * b.size()[2];
     hc(n + 1) = hc(n) + b.num_cells();
   }
-  rows_ = hr(n_);
   cells_ = hc(n_);
   Kokkos::deep_copy(box, hb);
   Kokkos::deep_copy(item, hi);
-  Kokkos::deep_copy(first_row, hr);
   Kokkos::deep_copy(first_cell, hc);
-  if (Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace,
-                                 Kokkos::HostSpace>::accessible) {
+  if (detail::host_exec()) {
     row = Kokkos::View<Row*>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "BoxSet::row"), size_t(rows_));
     auto hw = Kokkos::create_mirror_view(row);

@@ -15,9 +15,10 @@
 namespace pw {
 
 /// Boxes for one launch, each tied to an item (a patch index: which FabRef the kernel
-/// reads for it). Rows (j, k) of all boxes are numbered one after another; a launch runs
-/// over those rows (host backends, the i loop of a row vectorized) or over cells (device
-/// backends, one per thread), and finds the box of a row by bisection.
+/// reads for it). Rows (j, k) of all boxes are numbered one after another. On host
+/// backends a launch runs over those rows (the i loop of a row vectorized) and finds a
+/// row's box in a table; on devices it runs over cells, one per thread, and finds a
+/// cell's box by bisection.
 class BoxSet {
  public:
   BoxSet() = default;
@@ -32,8 +33,7 @@ class BoxSet {
   // Device data, read by the launches below.
   Kokkos::View<Box*> box;          // box n
   Kokkos::View<int*> item;         // its item
-  Kokkos::View<long*> first_row;   // n + 1 entries: prefix sums of the rows per box
-  Kokkos::View<long*> first_cell;  // the same for cells
+  Kokkos::View<long*> first_cell;  // n + 1 entries: prefix sums of the cells per box
   /// Host backends only: row r's box n and (j, k), found by one load (rows are short on
   /// coarse multigrid grids: a bisection per row cost as much as the row's cells).
   struct Row {

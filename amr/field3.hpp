@@ -51,11 +51,6 @@ struct FabRef {
   KOKKOS_FORCEINLINE_FUNCTION double& operator()(int i, int j, int k, int c = 0) const {
     return c0.p[c0.off + i + c0.sj * j + c0.sk * k + c * cstride];
   }
-  KOKKOS_FORCEINLINE_FUNCTION Field3 comp(int c) const {
-    Field3 f = c0;
-    f.off += c * cstride;
-    return f;
-  }
 };
 
 /// The FabRef of f (an empty one where f holds no data).

@@ -32,7 +32,6 @@ void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVe
 /// refine(cbox).
 void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox, const IntVect& ratio);
 
-
 // The same over many patches, one launch each (per run of components with one kind).
 
 /// Fine cells `box` of patch `patch` (one region of a batched interpolation).

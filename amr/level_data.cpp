@@ -126,10 +126,6 @@ void LevelData::average_down_to(LevelData& crse, const IntVect& ratio, const Com
   P.avg->apply(*this, crse, comm);
 }
 
-const std::vector<BoxList>& LevelData::coarse_fine_regions() {
-  return plans().cf_regions;
-}
-
 long LevelData::cells_received() {
   return plans().ghost.cells_received();
 }
@@ -142,13 +138,9 @@ const Kokkos::View<FabRef*>& LevelData::refs() const {
             std::pair<const double*, Box>(fabs_[p].data.data(), fabs_[p].box);
   if (!stale && c.refs.extent(0) == fabs_.size()) return c.refs;
   c.built_from.clear();
-  c.refs = Kokkos::View<FabRef*>("LevelData::refs", fabs_.size());
-  auto host = Kokkos::create_mirror_view(c.refs);
-  for (size_t p = 0; p < fabs_.size(); ++p) {
-    c.built_from.emplace_back(fabs_[p].data.data(), fabs_[p].box);
-    host(p) = fab_ref(fabs_[p]);
-  }
-  Kokkos::deep_copy(c.refs, host);
+  for (const Fab& f : fabs_)
+    c.built_from.emplace_back(f.data.data(), f.box);
+  c.refs = fab_refs(fabs_);
   return c.refs;
 }
 

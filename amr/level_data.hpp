@@ -74,8 +74,6 @@ class LevelData {
   /// cells (ratio `ratio`). Collective.
   void average_down_to(LevelData& crse, const IntVect& ratio, const Comm& comm);
 
-  /// Ghost cells filled from the coarser level, per patch (empty on level 0).
-  const std::vector<BoxList>& coarse_fine_regions();
   /// Ghost cells filled from other patches, on other ranks (the communication cut).
   long cells_received();
 
@@ -90,7 +88,7 @@ class LevelData {
   const BoxSet& fab_boxes() const;
   /// Every patch's box (interior), on the device, by patch index.
   const Kokkos::View<Box*>& patch_boxes() const;
-  /// coarse_fine_regions() of the owned patches.
+  /// The owned patches' ghost cells filled from the coarser level (none on level 0).
   const BoxSet& coarse_fine_set();
 
   /// Every cell (ghosts included) of every owned patch = v.

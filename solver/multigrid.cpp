@@ -173,11 +173,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       grid->gather = CopyPlan::intersecting(restricted, whole, owners, {}, me);
       grid->gather_dst.assign(size_t(P), Fab());
       grid->gather_dst[size_t(me)] = grid->rhs[0];
-      grid->phi_per_fine_patch = mg::Refs("mg::phi_per_fine_patch", L.size());
-      auto host = Kokkos::create_mirror_view(grid->phi_per_fine_patch);
-      for (size_t p = 0; p < L.size(); ++p)
-        host(p) = fab_ref(grid->phi[0]);
-      Kokkos::deep_copy(grid->phi_per_fine_patch, host);
+      grid->phi_per_fine_patch = fab_refs(std::vector<Fab>(L.size(), grid->phi[0]));
       first = false;
     }
     if (!can_coarsen(one_box.boxes, dim, 2)) {
