@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 namespace pw {
 
@@ -76,22 +77,23 @@ void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int
   double first = none;
   for (int l = 0; l <= h.finest_level() && first == none; ++l) {
     const Level& L = h.level(l);
-    for (size_t p = 0; p < L.layout.size() && first == none; ++p) {
-      if (!L.owns(int(p), h.comm().rank())) continue;
-      const Array4 u = L.u_new[p].array();
-      const int nc = h.ncomp();
-      int bad = nc;
-      // x - x is 0 for every finite x, NaN for NaN and for an infinity.
-      Kokkos::parallel_reduce(
-          "diagnostics::check_finite", cell_policy(L.layout.boxes[p]),
-          KOKKOS_LAMBDA(int k, int j, int i, int& acc) {
-            for (int c = 0; c < nc && c < acc; ++c)
-              if (!(u(i, j, k, c) - u(i, j, k, c) == 0.0)) acc = c;
-          },
-          Kokkos::Min<int>(bad));
-      if (bad < nc)
-        first = std::ldexp(double(l), 46) + std::ldexp(double(p), 20) + double(bad);
-    }
+    const Kokkos::View<FabRef*> u = L.u_new.refs();
+    const long nc = h.ncomp();
+    const long clean = std::numeric_limits<long>::max();
+    // One reduction over the level: the least patch * nc + component that holds a
+    // non-finite value (x - x is 0 for every finite x, NaN for NaN and an infinity).
+    const long bad = reduce_over_box_cells<long, Kokkos::Min<long>>(
+        "diagnostics::check_finite", L.u_new.interiors(),
+        KOKKOS_LAMBDA(long& acc, long v) { acc = v < acc ? v : acc; },
+        KOKKOS_LAMBDA(int p, int i, int j, int k) {
+          for (long c = 0; c < nc; ++c)
+            if (!(u(p)(i, j, k, int(c)) - u(p)(i, j, k, int(c)) == 0.0))
+              return p * nc + c;
+          return clean;
+        });
+    if (bad != clean)
+      first =
+          std::ldexp(double(l), 46) + std::ldexp(double(bad / nc), 20) + double(bad % nc);
   }
   first = h.comm().min(first);
   if (first == none) return;

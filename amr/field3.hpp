@@ -23,7 +23,7 @@ struct Field3 {
 };
 
 /// The Field3 of a contiguous array over box b at p.
-inline Field3 field_over(double* p, const Box& b) {
+KOKKOS_INLINE_FUNCTION Field3 field_over(double* p, const Box& b) {
   Field3 f;
   f.p = p;
   f.sj = b.size()[0];
@@ -51,11 +51,22 @@ struct FabRef {
   KOKKOS_FORCEINLINE_FUNCTION double& operator()(int i, int j, int k, int c = 0) const {
     return c0.p[c0.off + i + c0.sj * j + c0.sk * k + c * cstride];
   }
+  /// Component c (an empty Field3 where the patch holds no data).
+  KOKKOS_INLINE_FUNCTION Field3 comp(int c) const {
+    Field3 f = c0;
+    if (f.p != nullptr) f.p += c * cstride;
+    return f;
+  }
 };
+
+/// The FabRef of a (an empty one where a holds no data).
+inline FabRef fab_ref(const Array4& a) {
+  return {component(a, 0), a.v.data() ? long(a.v.stride(0)) : 0L};
+}
 
 /// The FabRef of f (an empty one where f holds no data).
 inline FabRef fab_ref(const Fab& f) {
-  return {component(f.array(), 0), long(f.data.stride(0))};
+  return fab_ref(f.array());
 }
 
 /// The FabRefs of fabs, on the device (for launches over all of them).
@@ -88,6 +99,14 @@ inline Kokkos::View<FabRef*> fab_refs(const std::vector<Fab>& fabs) {
 #define PW_FLATTEN
 #endif
 
+// Keeps a function out of a PW_FLATTEN body: rarely-run work that would only make the
+// flattened kernel larger.
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define PW_NOINLINE __attribute__((noinline))
+#else
+#define PW_NOINLINE
+#endif
+
 /// for_each_cell, with the i loop of each (j, k) row in one work item on host backends,
 /// written so that the compiler vectorizes it. It does not vectorize the inner loop of
 /// Kokkos 3's MDRange: GCC sees its index as a wrapping unsigned sum, so no address in
@@ -113,53 +132,11 @@ void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
   }
 }
 
-/// Per-cell event counts of for_each_cell_simd_tally: the body adds 0 or 1 to a slot
-/// (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell.
+/// Per-cell event counts of team_cells_tally (patch_teams.hpp): the body adds 0 or 1 to a
+/// slot (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell.
 template <int N>
 struct Tally {
   int n[N];
 };
-
-/// for_each_cell_simd for a body f(i, j, k, Tally<N>&) that counts events: the counts of
-/// a row are summed in registers and added to counters(first .. first + N - 1) once per
-/// row (once per cell on devices), so counting keeps the loop vectorizable and costs no
-/// reduction or fence. Counts are dropped when `counters` has fewer slots.
-template <int N, class F>
-void for_each_cell_simd_tally(const std::string& label, const Box& b,
-                              const Kokkos::View<long*>& counters, int first,
-                              const F& f) {
-  using Exec = Kokkos::DefaultExecutionSpace;
-  if (b.empty()) return;
-  const bool counting = counters.extent(0) >= size_t(first + N);
-  if constexpr (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
-    Kokkos::parallel_for(
-        label, cell_policy(b), KOKKOS_LAMBDA(int k, int j, int i) {
-          Tally<N> t = {};
-          f(i, j, k, t);
-          for (int c = 0; c < N; ++c)
-            if (counting && t.n[c] != 0)
-              Kokkos::atomic_add(&counters(first + c), long(t.n[c]));
-        });
-  } else {
-    const int lo0 = b.lo[0], hi0 = b.hi[0], lo1 = b.lo[1], lo2 = b.lo[2];
-    const int n1 = b.size()[1];
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, n1 * b.size()[2]),
-        [=](int row) PW_FLATTEN {
-          const int j = lo1 + row % n1, k = lo2 + row / n1;
-          Tally<N> sum = {};
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = lo0; i <= hi0; ++i) {
-            Tally<N> t = {};
-            f(i, j, k, t);
-            for (int c = 0; c < N; ++c)
-              sum.n[c] += t.n[c];
-          }
-          for (int c = 0; c < N; ++c)
-            if (counting && sum.n[c] != 0)
-              Kokkos::atomic_add(&counters(first + c), long(sum.n[c]));
-        });
-  }
-}
 
 }  // namespace pw

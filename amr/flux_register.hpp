@@ -7,11 +7,32 @@
 
 #include <vector>
 
+#include "amr/box_set.hpp"
+#include "amr/field3.hpp"
 #include "amr/layout.hpp"
 #include "amr/level_geom.hpp"
 #include "amr/parallel_copy.hpp"
+#include "amr/patch_teams.hpp"
 
 namespace pw {
+
+/// Coarse face (i, j, k) of a register's sum += w times the sum of the fine fluxes f
+/// (direction d) under it, for every component; w = dt_fine / (fine faces under one).
+KOKKOS_FORCEINLINE_FUNCTION void add_fine_face(const FabRef& sum, const FabRef& f, int d,
+                                               const IntVect& r, int nc, double w, int i,
+                                               int j, int k) {
+  const IntVect lo = IntVect{i, j, k} * r;  // first fine face under this one
+  IntVect n_t = r;                          // transverse fine faces under one coarse face
+  n_t[d] = 1;
+  for (int c = 0; c < nc; ++c) {
+    double s = 0.0;
+    for (int kk = 0; kk < n_t[2]; ++kk)
+      for (int jj = 0; jj < n_t[1]; ++jj)
+        for (int ii = 0; ii < n_t[0]; ++ii)
+          s += f(lo[0] + ii, lo[1] + jj, lo[2] + kk, c);
+    sum(i, j, k, c) += w * s;
+  }
+}
 
 class FluxRegister {
  public:
@@ -20,15 +41,40 @@ class FluxRegister {
   FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
                const LevelGeom& crse_geom, const IntVect& ratio, int ncomp, int my_rank);
 
+  using Refs = Kokkos::View<FabRef*>;  // per patch (LevelData::refs, fab_refs)
+
   /// Zero the fine sums (at the start of a coarse step).
   void reset();
-  /// Add dt_fine times the fine fluxes of local fine patch `patch` on its boundary.
-  void add_fine(int patch, const Fab flux[3], double dt_fine);
+  /// Add dt_fine times the fine fluxes flux[d] of every local fine patch on its
+  /// boundary, in one launch (flux[2] is not read in 2D).
+  void add_fine(const Refs flux[3], double dt_fine);
+  /// add_fine for one patch within the team that just updated it, while its fluxes are
+  /// in cache (the time stepper's level update, amr/update_refs.hpp). Plain data.
+  struct TeamAdder {
+    Kokkos::View<Box*> box;  // the sums' boxes; patch p's sides are 2 dim p .. + 2 dim
+    Refs sum;
+    IntVect ratio;
+    int dim = 0, ncomp = 0;
+
+    PW_NOINLINE KOKKOS_FUNCTION void add(const TeamMember& m, int patch,
+                                         const FabRef flux[3], double dt_fine) const {
+      for (int s = 0; s < 2 * dim; ++s) {
+        const int n = 2 * dim * patch + s, d = s / 2;
+        const FabRef sn = sum(n), f = flux[d];
+        const double w = dt_fine * double(ratio[d]) / double(ratio.product());
+        team_cells(m, box(n), [&](int i, int j, int k) {
+          add_fine_face(sn, f, d, ratio, ncomp, w, i, j, k);
+        });
+      }
+    }
+  };
+  TeamAdder team_adder() const { return {sum_box_, sum_refs_, ratio_, dim_, ncomp_}; }
+
   /// Correct the coarse state: u -= (fine sum - dt_crse * F_crse) / dx on the coarse
   /// cells beside the fine patches (signs per side), in a fixed order, so results do not
-  /// depend on the rank count.
-  void reflux(std::vector<Fab>& crse_u, const std::vector<Fab> crse_flux[3],
-              double dt_crse, const Comm& comm);
+  /// depend on the rank count: one launch per class of faces (x-lo, x-hi, ...).
+  void reflux(const Refs& crse_u, const Refs crse_flux[3], double dt_crse,
+              const Comm& comm);
 
   /// Number of (fine patch, direction, side) faces and of coarse pieces: for tests.
   size_t num_sides() const { return sides_.size(); }
@@ -44,6 +90,7 @@ class FluxRegister {
     Box cells;  // coarse cells (coarse patch frame) whose face is corrected
   };
   int dim_ = 3;
+  int ncomp_ = 0;
   IntVect ratio_;
   LevelGeom geom_;
   std::vector<Side> sides_;
@@ -53,6 +100,14 @@ class FluxRegister {
   std::vector<Fab> recv_;  // per piece, over its cells (coarse owner only)
   std::vector<int> piece_owner_;
   CopyPlan plan_;
+  // For the launches: sides_, pieces_ and the FabRefs of sums_ and recv_ on the device,
+  // the local sides' sums and the local pieces of each class as BoxSets.
+  Kokkos::View<Side*> side_dev_;
+  Kokkos::View<Piece*> piece_dev_;
+  Refs sum_refs_, recv_refs_;
+  Kokkos::View<Box*> sum_box_;
+  BoxSet local_sums_;
+  BoxSet local_pieces_[6];
 };
 
 }  // namespace pw

@@ -156,11 +156,8 @@ double Hierarchy::stable_dt() const {
   double sub = 1.0;  // level-0 time per level-l step
   for (int l = 0; l <= finest_level(); ++l) {
     const Level& L = levels_[l];
-    for (size_t p = 0; p < L.layout.size(); ++p)
-      if (L.owns(int(p), comm_.rank()))
-        dt = std::min(
-            dt, sub * physics_.stable_dt(L.geom, L.layout.boxes[p], L.u_new[p].array(),
-                                         L.t_new, scratch(L.layout.boxes[p])));
+    dt = std::min(
+        dt, sub * physics_.stable_dt_level(L.geom, L.u_new, L.t_new, largest_scratch(L)));
     if (l < cfg_.max_level) sub *= cfg_.ref_ratio[l];
   }
   return cfg_.cfl * comm_.min(dt);
@@ -174,8 +171,11 @@ void Hierarchy::build_plans(int l) {
       FluxRegister(L.layout, C.layout, C.geom, cfg_.ratio(l - 1), ncomp_, comm_.rank());
 }
 
-Scratch Hierarchy::scratch(const Box& box) const {
-  const long n = physics_.scratch_size(box);
+Scratch Hierarchy::largest_scratch(const Level& L) const {
+  long n = 0;
+  for (size_t p = 0; p < L.layout.size(); ++p)
+    if (L.owns(int(p), comm_.rank()))
+      n = std::max(n, physics_.scratch_size(L.layout.boxes[p]));
   if (long(scratch_.extent(0)) < n) {
     scratch_ = Scratch();  // free before allocating the larger one
     scratch_ = Scratch(

@@ -103,6 +103,9 @@ class Hierarchy {
 
  private:
   void advance_level(int l, double dt);
+  /// Level l's update from `time` over dt (its fine fluxes into its flux register), its
+  /// time added to the patches' measured seconds.
+  void advance_patches(int l, double time, double dt);
   void average_down(int fine);
   /// Level-(l+1) boxes from tags on level l's current data.
   BoxList tag_and_cluster(int l);
@@ -119,8 +122,8 @@ class Hierarchy {
   /// Rebuild level l's flux register (after level l or l - 1 changed layout); the
   /// fields' copy plans follow their layouts by themselves.
   void build_plans(int l);
-  /// Physics scratch for a patch over `box` (one buffer, grown when needed).
-  Scratch scratch(const Box& box) const;
+  /// Physics scratch for the largest owned patch of L (one buffer, grown when needed).
+  Scratch largest_scratch(const Level& L) const;
   void allocate(Level& L);
   Level make_level(int l, const LevelLayout& layout) const;
   IntVect ghosts() const { return IntVect::in_dims(cfg_.geom0.dim, nghost_, 0); }

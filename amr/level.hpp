@@ -2,7 +2,6 @@
 // clock and measurements.
 #pragma once
 
-#include <array>
 #include <vector>
 
 #include "amr/flux_register.hpp"
@@ -30,13 +29,6 @@ struct Level {
   FluxRegister reg;  // this level's fluxes vs the coarse level's, rebuilt with either
 
   bool owns(int p, int rank) const { return layout.owner[p] == rank; }
-  /// Patch p's face fluxes (an empty Fab in directions a 2D run does not have).
-  std::array<Fab, 3> fluxes(size_t p) const {
-    std::array<Fab, 3> f;
-    for (int d = 0; d < 3; ++d)
-      if (flux[d].size() > 0) f[size_t(d)] = flux[d][p];
-    return f;
-  }
   long num_cells() const { return pw::num_cells(layout.boxes); }
 };
 

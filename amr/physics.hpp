@@ -1,6 +1,6 @@
-// The small interface a physics module implements. It sees one patch at a time, with
-// filled ghost cells, and never MPI; the AMR layer calls it from the time stepper and the
-// regridder.
+// The small interface a physics module implements. It sees one patch at a time, or all
+// owned patches of a level at once for the update, with filled ghost cells, and never
+// MPI; the AMR layer calls it from the time stepper and the regridder.
 #pragma once
 
 #include <memory>
@@ -9,7 +9,9 @@
 
 #include "amr/boundary.hpp"
 #include "amr/fab.hpp"
+#include "amr/flux_register.hpp"
 #include "amr/interpolate.hpp"
+#include "amr/level_data.hpp"
 #include "amr/level_geom.hpp"
 
 namespace pw {
@@ -46,6 +48,19 @@ struct EllipticFields {
 struct GravityFields {
   int phi = -1, density = -1;
   double four_pi_G = 0;
+};
+
+/// One level's owned patches at one step, for an update of all of them at once: from
+/// u_old (ghosts filled at the step's time) to u_new, writing the face fluxes
+/// flux[d] (faces(box, d) of each patch; flux[2] is null in 2D), and on a refined level
+/// adding dt times them to the level's flux register.
+struct LevelUpdate {
+  const LevelData& u_old;
+  const LevelData& u_new;
+  const LevelData* flux[3];
+  /// scratch_size() of the largest owned patch, for a module that goes patch by patch.
+  Scratch scratch;
+  FluxRegister* reg = nullptr;  // null on level 0
 };
 
 class Physics {
@@ -97,6 +112,26 @@ class Physics {
   virtual void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                        const Array4& u_new, const Array4 flux[3], double time, double dt,
                        const Scratch& scratch, const Counters& counters) const = 0;
+
+  /// The least stable_dt() over the owned patches of level data u (+inf for none). The
+  /// default goes patch by patch; a module overrides it to reduce in one launch.
+  virtual double stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
+                                 const Scratch& scratch) const;
+
+  /// advance() on every owned patch of a level, then the fluxes into s.reg when set. The
+  /// default goes patch by patch; a module overrides it to update the whole level in one
+  /// launch (for_each_patch_update, which also fills the register).
+  virtual void advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
+                             double dt, const Counters& counters) const;
+
+  /// Experiment harness (advection.extra_work): does the module add uneven extra work
+  /// per patch? The stepper times emulated_work() patch by patch, so that measured costs
+  /// see it while the update itself runs level-wide; with none, no timing per patch.
+  virtual bool emulates_work() const { return false; }
+  /// The extra work on `box` of the updated state u (answer-neutral), in
+  /// scratch_size(box) doubles of scratch.
+  virtual void emulated_work(const Box& /*box*/, const Array4& /*u*/,
+                             const Scratch& /*scratch*/) const {}
 
   /// Set tags(i, j, k) = 1 in `box` where a cell of level `level` needs refinement. u has
   /// filled ghost cells (so gradient criteria may look one cell out). Tags are

@@ -11,6 +11,48 @@ void Hierarchy::advance(double dt) {
   if (hook_) hook_->at_sync(*this, SyncPoint::stepped);
 }
 
+void Hierarchy::advance_patches(int l, double time, double dt) {
+  Level& L = levels_[l];
+  // The update goes into the old state's storage, which then becomes the new state, and
+  // on a refined level the fine fluxes go into its flux register. One call for the whole
+  // level; its time is shared among the patches by cells (the update costs the same per
+  // cell), and the emulated extra work, uneven by design, is timed patch by patch on top.
+  const double start = MPI_Wtime();
+  const LevelUpdate update{
+      L.u_new,
+      L.u_old,
+      {&L.flux[0], &L.flux[1], L.flux[2].size() > 0 ? &L.flux[2] : nullptr},
+      largest_scratch(L),
+      l > 0 ? &L.reg : nullptr};
+  physics_.advance_level(L.geom, update, time, dt, counters_);
+  Kokkos::fence();
+  const double elapsed = MPI_Wtime() - start;
+  long cells = 0;
+  for (size_t p = 0; p < L.layout.size(); ++p)
+    if (L.owns(int(p), comm_.rank())) cells += L.layout.boxes[p].num_cells();
+  std::vector<double> seconds(L.layout.size(), 0.0);
+  for (size_t p = 0; p < L.layout.size(); ++p)
+    if (L.owns(int(p), comm_.rank()))
+      seconds[p] = elapsed * double(L.layout.boxes[p].num_cells()) / double(cells);
+  if (physics_.emulates_work()) {
+    for (size_t p = 0; p < L.layout.size(); ++p) {
+      if (!L.owns(int(p), comm_.rank())) continue;
+      const double t0 = MPI_Wtime();
+      physics_.emulated_work(L.layout.boxes[p], L.u_old[p].array(), update.scratch);
+      Kokkos::fence();
+      seconds[p] += MPI_Wtime() - t0;
+    }
+  }
+  // A slower rank (emulation): every patch takes `slowdown` times as long.
+  if (const Emulation* e = comm_.emulation(); e && e->slowdown > 1) {
+    spin_until(start + e->slowdown * (MPI_Wtime() - start));
+    for (double& s : seconds)
+      s *= e->slowdown;
+  }
+  for (size_t p = 0; p < seconds.size(); ++p)
+    L.seconds[p] += seconds[p];
+}
+
 void Hierarchy::advance_level(int l, double dt) {
   // Regrid the finer levels every regrid_interval steps of this level, unless a coarser
   // level's regrid just rebuilt them at this step.
@@ -24,25 +66,7 @@ void Hierarchy::advance_level(int l, double dt) {
   fill_ghosts(l, time);
   {
     PhaseTimers::Scope timer(timers_, "advance");
-    for (size_t p = 0; p < L.layout.size(); ++p) {
-      if (!L.owns(int(p), comm_.rank())) continue;
-      const std::array<Fab, 3> fluxes = L.fluxes(p);
-      const Array4 flux[3] = {fluxes[0].array(), fluxes[1].array(), fluxes[2].array()};
-      // The update goes into the old state's storage, which then becomes the new state.
-      // Timed per patch (kernels finished) for measured costs.
-      const double start = MPI_Wtime();
-      physics_.advance(L.geom, L.layout.boxes[p], L.u_new[p].array(), L.u_old[p].array(),
-                       flux, time, dt, scratch(L.layout.boxes[p]), counters_);
-      Kokkos::fence();
-      if (const Emulation* e = comm_.emulation(); e && e->slowdown > 1)
-        spin_until(start + e->slowdown * (MPI_Wtime() - start));
-      L.seconds[p] += MPI_Wtime() - start;
-      if (l > 0) {
-        // While this patch's fluxes are still in cache.
-        PhaseTimers::Scope sync(timers_, "sync");
-        L.reg.add_fine(int(p), fluxes.data(), dt);
-      }
-    }
+    advance_patches(l, time, dt);
     std::swap(L.u_old, L.u_new);
     L.t_old = time;
     L.t_new = time + dt;
@@ -58,9 +82,9 @@ void Hierarchy::advance_level(int l, double dt) {
       advance_level(l + 1, dt / r);
     PhaseTimers::Scope timer(timers_, "sync");
     Level& C = levels_[l];
-    const std::vector<Fab> crse_flux[3] = {C.flux[0].fabs(), C.flux[1].fabs(),
-                                           C.flux[2].fabs()};
-    levels_[l + 1].reg.reflux(C.u_new.fabs(), crse_flux, dt, comm_);
+    const FluxRegister::Refs crse_flux[3] = {C.flux[0].refs(), C.flux[1].refs(),
+                                             C.flux[2].refs()};
+    levels_[l + 1].reg.reflux(C.u_new.refs(), crse_flux, dt, comm_);
     average_down(l + 1);
   }
 }

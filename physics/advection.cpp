@@ -1,9 +1,15 @@
-// The advection module: deck reading, and the launches of the CTU stages over one patch.
+// The advection module: deck reading, and the CTU update of many patches in one launch,
+// a team per patch running the stages over its cells.
 #include "physics/advection.hpp"
+
+#include "amr/patch_teams.hpp"
+#include "amr/update_refs.hpp"
 
 #include "physics/deck_values.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pw {
 
@@ -14,75 +20,91 @@ namespace advection_detail {
 using Plane = FaceVelocity::Plane;
 
 /// Nodes of the velocity planes of `box` in x and y: those of the box grown by 2.
-IntVect plane_nodes(const Box& box) {
+KOKKOS_INLINE_FUNCTION IntVect plane_nodes(const Box& box) {
   const Box p = grow(box, IntVect{2, 2, 0});
   return {p.size()[0] + 1, p.size()[1] + 1, 1};
 }
 
-/// Doubles that fill_face_velocity needs for `box`: two velocity planes, the nodal stream
-/// function and its factors.
-long velocity_size(const Box& box) {
+/// Doubles that team_face_velocity needs for `box`: two velocity planes, the nodal
+/// stream function and its factors.
+KOKKOS_INLINE_FUNCTION long velocity_size(const Box& box) {
   const IntVect n = plane_nodes(box);
   return 3L * n[0] * n[1] + n[0] + n[1];
 }
 
-/// Face velocities of field f at time t over the faces of box grown by 2 in x and y, in
+/// The velocity field frozen at one time, as the kernels read it.
+struct FrozenVelocity {
+  bool uniform = false;
+  double ux = 0, uy = 0, w = 0;
+  StreamFunction s;
+};
+
+FrozenVelocity freeze(const VelocityField& f, double t) {
+  FrozenVelocity v;
+  v.uniform = f.kind == VelocityKind::uniform;
+  v.ux = f.uniform[0];
+  v.uy = f.uniform[1];
+  v.w = f.w();
+  if (!v.uniform) v.s = f.stream_at(t);
+  return v;
+}
+
+/// Face velocities over the faces of box grown by 2 in x and y, filled by team m in
 /// velocity_size(box) doubles at mem.
-FaceVelocity fill_face_velocity(const LevelGeom& g, const VelocityField& f,
-                                const Box& box, double t, double* mem) {
+KOKKOS_INLINE_FUNCTION FaceVelocity team_face_velocity(const TeamMember& m,
+                                                       const LevelGeom& g,
+                                                       const FrozenVelocity& f,
+                                                       const Box& box, double* mem) {
   const Box p = grow(box, IntVect{2, 2, 0});
   const int ni = plane_nodes(box)[0], nj = plane_nodes(box)[1];
   const long n = long(ni) * nj;
   const Plane u(mem, nj, ni), v(mem + n, nj, ni);
-  const FaceVelocity vel(u, v, p.lo[0], p.lo[1], f.w());
+  const FaceVelocity vel(u, v, p.lo[0], p.lo[1], f.w);
   const Box nodes{{0, 0, 0}, {ni - 1, nj - 1, 0}};  // plane offsets
-  if (f.kind == VelocityKind::uniform) {
-    const double ux = f.uniform[0], uy = f.uniform[1];
-    for_each_cell(
-        "advection::uniform_velocity", nodes,
-        KOKKOS_LAMBDA(int i, int j, int) { uniform_face_velocity(i, j, u, v, ux, uy); });
+  if (f.uniform) {
+    team_cells(m, nodes,
+               [&](int i, int j, int) { uniform_face_velocity(i, j, u, v, f.ux, f.uy); });
     return vel;
   }
   const Plane psi(mem + 2 * n, nj, ni);
   double* fac = mem + 3 * n;
-  const StreamFunction s = f.stream_at(t);
   const int lo0 = p.lo[0], lo1 = p.lo[1];
   const double inv_dx = 1.0 / g.dx[0], inv_dy = 1.0 / g.dx[1];
-  for_each_cell(
-      "advection::stream_factors", Box{{0, 0, 0}, {ni + nj - 1, 0, 0}},
-      KOKKOS_LAMBDA(int m, int, int) { stream_factor(m, fac, ni, s, g, lo0, lo1); });
-  for_each_cell(
-      "advection::stream_nodes", nodes,
-      KOKKOS_LAMBDA(int i, int j, int) { stream_node(i, j, psi, s, fac, ni); });
-  for_each_cell(
-      "advection::face_velocity", nodes, KOKKOS_LAMBDA(int i, int j, int) {
-        face_velocity_from_stream(i, j, u, v, psi, inv_dx, inv_dy);
-      });
+  team_cells(m, Box{{0, 0, 0}, {ni + nj - 1, 0, 0}},
+             [&](int x, int, int) { stream_factor(x, fac, ni, f.s, g, lo0, lo1); });
+  team_cells(m, nodes, [&](int i, int j, int) { stream_node(i, j, psi, f.s, fac, ni); });
+  team_cells(m, nodes, [&](int i, int j, int) {
+    face_velocity_from_stream(i, j, u, v, psi, inv_dx, inv_dy);
+  });
   return vel;
 }
 
 /// Face states live on the faces of box grown by one cell in the used directions, and the
 /// per-cell terms on its cells (the same arrays, one slot larger than needed).
 template <int DIM>
-Box state_box(const Box& box) {
+KOKKOS_INLINE_FUNCTION Box state_box(const Box& box) {
   const IntVect one = IntVect::in_dims(DIM, 1, 0);
   return {box.lo - one, box.hi + one * 2};
 }
 
-/// Arrays of scratch that advance_patch<DIM> needs after the velocity planes: the normal
+/// Arrays of scratch that team_advance<DIM> needs after the velocity planes: the normal
 /// predictors and transverse terms, and in 3D the two flux corrections.
 template <int DIM>
-long state_size(const Box& box) {
+KOKKOS_INLINE_FUNCTION long state_size(const Box& box) {
   return (DIM == 2 ? 4 : 8) * state_box<DIM>(box).num_cells();
 }
 
-/// The CTU update of every component of `box`, with face states in state_size doubles at
-/// mem. Index ranges are the least each later stage reads (see nghost()), for either
-/// upwind direction: every value that a select may discard has been computed too.
+/// The CTU update of every component of one patch by team m, with the face velocities at
+/// the half step and the face states in velocity_size + state_size doubles at mem. Index
+/// ranges are the least each later stage reads (see nghost()), for either upwind
+/// direction: every value that a select may discard has been computed too.
 template <int DIM>
-void advance_patch(const LevelGeom& g, const Box& box, const Array4& u_old,
-                   const Array4& u_new, const Array4 flux[3], double dt, int ncomp,
-                   const FaceVelocity& vel, double* mem) {
+KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g,
+                                         const FrozenVelocity& fv, const PatchRefs& pr,
+                                         double dt, int ncomp, double* mem) {
+  const Box box = pr.box;
+  const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
+  mem += velocity_size(box);
   const Box sb = state_box<DIM>(box);
   const long ns = sb.num_cells();
   CtuStates st;
@@ -105,81 +127,67 @@ void advance_patch(const LevelGeom& g, const Box& box, const Array4& u_old,
   const IntVect one = IntVect::in_dims(DIM, 1, 0);
 
   for (int c = 0; c < ncomp; ++c) {
-    const Field3 u = component(u_old, c), un = component(u_new, c);
-    const Field3 fx = component(flux[0], c), fy = component(flux[1], c),
-                 fz = DIM == 3 ? component(flux[2], c) : Field3{};
+    const Field3 u = pr.u_old.comp(c), un = pr.u_new.comp(c);
+    const Field3 fx = pr.flux[0].comp(c), fy = pr.flux[1].comp(c),
+                 fz = DIM == 3 ? pr.flux[2].comp(c) : Field3{};
     // Normal predictors on the faces of box grown by one sideways (the corner terms read
     // the upwind cell's neighbours), then the transverse terms of the cells beside them.
-    for_each_cell_simd(
-        "advection::predict_x", faces(grow(box, one - ex), 0),
-        KOKKOS_LAMBDA(int i, int j, int k) {
-          predict_face<0>(i, j, k, px, u, vel, dtdx);
-        });
-    for_each_cell_simd(
-        "advection::predict_y", faces(grow(box, one - ey), 1),
-        KOKKOS_LAMBDA(int i, int j, int k) {
-          predict_face<1>(i, j, k, py, u, vel, dtdy);
-        });
+    team_cells(m, faces(grow(box, one - ex), 0),
+               [&](int i, int j, int k) { predict_face<0>(i, j, k, px, u, vel, dtdx); });
+    team_cells(m, faces(grow(box, one - ey), 1),
+               [&](int i, int j, int k) { predict_face<1>(i, j, k, py, u, vel, dtdy); });
     if constexpr (DIM == 3) {
-      for_each_cell_simd(
-          "advection::predict_z", faces(grow(box, one - ez), 2),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            predict_face<2>(i, j, k, pz, u, vel, dtdz);
-          });
+      team_cells(m, faces(grow(box, one - ez), 2), [&](int i, int j, int k) {
+        predict_face<2>(i, j, k, pz, u, vel, dtdz);
+      });
     }
-    for_each_cell_simd(
-        "advection::transverse_x", grow(box, one - ex),
-        KOKKOS_LAMBDA(int i, int j, int k) { transverse_cell<0>(i, j, k, tx, px, vel); });
-    for_each_cell_simd(
-        "advection::transverse_y", grow(box, one - ey),
-        KOKKOS_LAMBDA(int i, int j, int k) { transverse_cell<1>(i, j, k, ty, py, vel); });
+    team_cells(m, grow(box, one - ex),
+               [&](int i, int j, int k) { transverse_cell<0>(i, j, k, tx, px, vel); });
+    team_cells(m, grow(box, one - ey),
+               [&](int i, int j, int k) { transverse_cell<1>(i, j, k, ty, py, vel); });
     if constexpr (DIM == 2) {
       const double hx = hdt[0], hy = hdt[1];
-      for_each_cell_simd(
-          "advection::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux_2d<0>(i, j, k, fx, px, ty, vel, hy);
-          });
-      for_each_cell_simd(
-          "advection::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux_2d<1>(i, j, k, fy, py, tx, vel, hx);
-          });
+      team_cells(m, faces(box, 0), [&](int i, int j, int k) {
+        ctu_flux_2d<0>(i, j, k, fx, px, ty, vel, hy);
+      });
+      team_cells(m, faces(box, 1), [&](int i, int j, int k) {
+        ctu_flux_2d<1>(i, j, k, fy, py, tx, vel, hx);
+      });
     } else {
-      for_each_cell_simd(
-          "advection::transverse_z", grow(box, one - ez),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            transverse_cell<2>(i, j, k, tz, pz, vel);
-          });
+      team_cells(m, grow(box, one - ez),
+                 [&](int i, int j, int k) { transverse_cell<2>(i, j, k, tz, pz, vel); });
       // Per direction D: the corrections of the cells beside D-faces, then the fluxes.
-      for_each_cell_simd(
-          "advection::corrections_x", grow(box, ex), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_corrections<1, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
-          });
-      for_each_cell_simd(
-          "advection::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<0>(i, j, k, fx, px, a1, a2, vel);
-          });
-      for_each_cell_simd(
-          "advection::corrections_y", grow(box, ey), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_corrections<0, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
-          });
-      for_each_cell_simd(
-          "advection::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<1>(i, j, k, fy, py, a1, a2, vel);
-          });
-      for_each_cell_simd(
-          "advection::corrections_z", grow(box, ez), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_corrections<0, 1>(i, j, k, a1, a2, st, vel, dt3, hdt);
-          });
-      for_each_cell_simd(
-          "advection::flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
-            ctu_flux<2>(i, j, k, fz, pz, a1, a2, vel);
-          });
+      team_cells(m, grow(box, ex), [&](int i, int j, int k) {
+        ctu_corrections<1, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
+      });
+      team_cells(m, faces(box, 0),
+                 [&](int i, int j, int k) { ctu_flux<0>(i, j, k, fx, px, a1, a2, vel); });
+      team_cells(m, grow(box, ey), [&](int i, int j, int k) {
+        ctu_corrections<0, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
+      });
+      team_cells(m, faces(box, 1),
+                 [&](int i, int j, int k) { ctu_flux<1>(i, j, k, fy, py, a1, a2, vel); });
+      team_cells(m, grow(box, ez), [&](int i, int j, int k) {
+        ctu_corrections<0, 1>(i, j, k, a1, a2, st, vel, dt3, hdt);
+      });
+      team_cells(m, faces(box, 2),
+                 [&](int i, int j, int k) { ctu_flux<2>(i, j, k, fz, pz, a1, a2, vel); });
     }
-    for_each_cell_simd(
-        "advection::update", box, KOKKOS_LAMBDA(int i, int j, int k) {
-          conservative_update<DIM>(i, j, k, un, u, fx, fy, fz, dtdx, dtdy, dtdz);
-        });
+    team_cells(m, box, [&](int i, int j, int k) {
+      conservative_update<DIM>(i, j, k, un, u, fx, fy, fz, dtdx, dtdy, dtdz);
+    });
   }
+}
+
+/// team_advance over the patches of refs in one launch.
+template <int DIM>
+void advance_patches(const LevelGeom& g, const FrozenVelocity& fv, const UpdateRefs& refs,
+                     long doubles, double dt, int ncomp) {
+  for_each_patch_update<DIM>(
+      "advection::advance", refs, doubles, dt,
+      KOKKOS_LAMBDA(const TeamMember& m, const PatchRefs& pr, double* mem) {
+        team_advance<DIM>(m, g, fv, pr, dt, ncomp, mem);
+      });
 }
 
 }  // namespace advection_detail
@@ -287,10 +295,10 @@ std::vector<Interp> Advection::interpolation() const {
 }
 
 long Advection::scratch_size(const Box& box) const {
-  // Face velocities and the CTU face states, carved out of one allocation.
+  // Face velocities and the CTU face states, carved out of one allocation; the extra
+  // work's results, when on, in a part of their own.
   const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
-  const long nx = extra_work_ > 0 ? box.num_cells() : 0;
-  return velocity_size(box) + ns + nx;
+  return std::max(velocity_size(box) + ns, extra_work_ > 0 ? box.num_cells() : 0L);
 }
 
 void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
@@ -304,45 +312,78 @@ void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u
       });
 }
 
-double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*u*/,
-                            double time, const Scratch& scratch) const {
-  double* mem = scratch.data();
-  const FaceVelocity vel = fill_face_velocity(g, field_for(g), box, time, mem);
+double Advection::min_dt(const LevelGeom& g, const Kokkos::View<Box*>& boxes, int n,
+                         long doubles, double time) const {
+  const FrozenVelocity fv = freeze(field_for(g), time);
   const int dim = dim_;
   const double ix = 1.0 / g.dx[0], iy = 1.0 / g.dx[1], iz = 1.0 / g.dx[2];
-  return min_over_cells(
-      "advection::stable_dt", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        return cell_transit_time(i, j, k, dim, vel, ix, iy, iz);
-      });
+  const size_t bytes = size_t(doubles) * sizeof(double);
+  double dt = std::numeric_limits<double>::infinity();
+  if (n == 0) return dt;
+  Kokkos::parallel_reduce(
+      "advection::stable_dt", team_policy(n, doubles),
+      KOKKOS_LAMBDA(const TeamMember& m, double& out) {
+        const Box box = boxes(m.league_rank());
+        double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
+        const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
+        const double t = team_min_cells(m, box, [&](int i, int j, int k) {
+          return cell_transit_time(i, j, k, dim, vel, ix, iy, iz);
+        });
+        out = t < out ? t : out;
+      },
+      Kokkos::Min<double>(dt));
+  return dt;
+}
+
+double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*u*/,
+                            double time, const Scratch& /*scratch*/) const {
+  return min_dt(g, one_on_device(box), 1, velocity_size(box), time);
+}
+
+double Advection::stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
+                                  const Scratch& /*scratch*/) const {
+  const BoxSet& owned = u.interiors();
+  long doubles = 0;
+  for (size_t p = 0; p < u.size(); ++p)
+    if (u[p].data.size() > 0)
+      doubles = std::max(doubles, velocity_size(u.layout().boxes[p]));
+  return min_dt(g, owned.box, owned.size(), doubles, time);
 }
 
 void Advection::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                         const Array4& u_new, const Array4 flux[3], double time, double dt,
-                        const Scratch& scratch, const Counters& /*counters*/) const {
+                        const Scratch& /*scratch*/, const Counters& /*counters*/) const {
   if (box.empty()) return;
-  const long np = velocity_size(box);
-  const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
-  double* mem = scratch.data();
+  launch(g, update_refs(box, u_old, u_new, flux), scratch_size(box), time, dt);
+}
+
+void Advection::advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
+                              double dt, const Counters& /*counters*/) const {
+  launch(g, update_refs(s), largest_scratch_size(*this, s.u_old), time, dt);
+}
+
+void Advection::launch(const LevelGeom& g, const UpdateRefs& refs, long doubles,
+                       double time, double dt) const {
   // Face velocities at the half step: the predictor and the fluxes are centred there.
-  const FaceVelocity vel = fill_face_velocity(g, field_for(g), box, time + 0.5 * dt, mem);
-  if (dim_ == 2) {
-    advance_patch<2>(g, box, u_old, u_new, flux, dt, ncomp_, vel, mem + np);
-  } else {
-    advance_patch<3>(g, box, u_old, u_new, flux, dt, ncomp_, vel, mem + np);
-  }
-  if (extra_work_ > 0) {
-    double* sink = mem + np + ns;
-    const Box b = box;
-    const IntVect n = box.size();
-    const Array4 u = u_new;
-    const double above = extra_work_above_;
-    const int iters = extra_work_;
-    for_each_cell(
-        "advection::extra_work", box, KOKKOS_LAMBDA(int i, int j, int k) {
-          sink[(long(k - b.lo[2]) * n[1] + (j - b.lo[1])) * n[0] + (i - b.lo[0])] =
-              extra_work(u(i, j, k, 0), above, iters);
-        });
-  }
+  const FrozenVelocity fv = freeze(field_for(g), time + 0.5 * dt);
+  if (dim_ == 2)
+    advance_patches<2>(g, fv, refs, doubles, dt, ncomp_);
+  else
+    advance_patches<3>(g, fv, refs, doubles, dt, ncomp_);
+}
+
+void Advection::emulated_work(const Box& box, const Array4& u,
+                              const Scratch& scratch) const {
+  double* sink = scratch.data();
+  const Box b = box;
+  const IntVect n = box.size();
+  const double above = extra_work_above_;
+  const int iters = extra_work_;
+  for_each_cell(
+      "advection::extra_work", box, KOKKOS_LAMBDA(int i, int j, int k) {
+        sink[(long(k - b.lo[2]) * n[1] + (j - b.lo[1])) * n[0] + (i - b.lo[0])] =
+            extra_work(u(i, j, k, 0), above, iters);
+      });
 }
 
 void Advection::tag(const LevelGeom& /*g*/, const Box& box, const Array4& u,

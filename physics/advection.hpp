@@ -13,6 +13,8 @@
 
 namespace pw {
 
+struct UpdateRefs;
+
 /// Deck section [advection] (defaults in brackets):
 ///   ncomp [1]; velocity = "uniform" | "rotation" | ["swirl"];
 ///   swirl: period [2.0]; rotation: omega [2 pi], center [domain centre];
@@ -46,9 +48,18 @@ class Advection : public Physics {
                     double time) const override;
   double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,
                    const Scratch& scratch) const override;
+  /// All owned patches in one reduction, a team per patch.
+  double stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
+                         const Scratch& scratch) const override;
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                const Array4& u_new, const Array4 flux[3], double time, double dt,
                const Scratch& scratch, const Counters& counters) const override;
+  /// All owned patches in one launch, a team per patch.
+  void advance_level(const LevelGeom& g, const LevelUpdate& s, double time, double dt,
+                     const Counters& counters) const override;
+  bool emulates_work() const override { return extra_work_ > 0; }
+  void emulated_work(const Box& box, const Array4& u,
+                     const Scratch& scratch) const override;
   void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
            int level, double time) const override;
 
@@ -57,6 +68,12 @@ class Advection : public Physics {
 
   /// The field with defaults that depend on the level (the domain centre) filled in.
   VelocityField field_for(const LevelGeom& g) const;
+  /// The least stable dt over boxes box(0 .. n - 1), with `doubles` of scratch per team.
+  double min_dt(const LevelGeom& g, const Kokkos::View<Box*>& box, int n, long doubles,
+                double time) const;
+  /// The update of the patches of refs, with `doubles` of scratch per team.
+  void launch(const LevelGeom& g, const UpdateRefs& refs, long doubles, double time,
+              double dt) const;
 
   int dim_;
   int ncomp_;

@@ -398,9 +398,16 @@ double Hydro::stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
 
 void Hydro::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                     const Array4& u_new, const Array4 flux[3], double /*time*/, double dt,
-                    const Scratch& scratch, const Counters& counters) const {
+                    const Scratch& /*scratch*/, const Counters& counters) const {
   if (box.empty()) return;
-  hydro_advance(hp_, dim_, g, box, u_old, u_new, flux, dt, scratch.data(), counters);
+  hydro_advance(hp_, dim_, g, update_refs(box, u_old, u_new, flux), scratch_size(box), dt,
+                counters);
+}
+
+void Hydro::advance_level(const LevelGeom& g, const LevelUpdate& s, double /*time*/,
+                          double dt, const Counters& counters) const {
+  hydro_advance(hp_, dim_, g, update_refs(s), largest_scratch_size(*this, s.u_old), dt,
+                counters);
 }
 
 void Hydro::tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,

@@ -74,6 +74,9 @@ class Hydro : public Physics {
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                const Array4& u_new, const Array4 flux[3], double time, double dt,
                const Scratch& scratch, const Counters& counters) const override;
+  /// All owned patches in one launch, a team per patch.
+  void advance_level(const LevelGeom& g, const LevelUpdate& s, double time, double dt,
+                     const Counters& counters) const override;
   void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
            int level, double time) const override;
 

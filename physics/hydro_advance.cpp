@@ -1,6 +1,9 @@
-// The MUSCL-Hancock stages over one patch, each one launch over its cells or faces, with
-// the limiter and the Riemann solver as template arguments.
+// The MUSCL-Hancock update of many patches in one launch, a team per patch running the
+// stages over its cells or faces, with the limiter and the Riemann solver as template
+// arguments.
 #include "physics/hydro_advance.hpp"
+
+#include "amr/patch_teams.hpp"
 
 #include <type_traits>
 
@@ -15,12 +18,12 @@ using namespace hydro_index;
 
 /// The cells whose primitives the predictor reads: box grown by 2 in the used directions.
 template <int DIM>
-Box prim_box(const Box& box) {
+KOKKOS_INLINE_FUNCTION Box prim_box(const Box& box) {
   return grow(box, IntVect::in_dims(DIM, 2, 0));
 }
 /// The cells whose predicted states the faces of box read: box grown by 1.
 template <int DIM>
-Box state_box(const Box& box) {
+KOKKOS_INLINE_FUNCTION Box state_box(const Box& box) {
   return grow(box, IntVect::in_dims(DIM, 1, 0));
 }
 
@@ -39,7 +42,7 @@ struct HydroScratch {
   VarFields ws;       // predicted (t + dt/2) primitives over state_box
   VarFields dw[DIM];  // limited slopes along each direction over state_box
 
-  HydroScratch(const Box& box, int nv, double* mem) {
+  KOKKOS_INLINE_FUNCTION HydroScratch(const Box& box, int nv, double* mem) {
     const Box pb = prim_box<DIM>(box), sb = state_box<DIM>(box);
     const long np = pb.num_cells(), ns = sb.num_cells();
     for (int c = 0; c < nbase; ++c)
@@ -219,111 +222,103 @@ KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroPar
     un.v[c](i, j, k) = q[c];
 }
 
+/// The update of one patch by team m, with hydro_scratch_size doubles at mem.
 template <int DIM, Limiter L, RiemannSolver R>
-void advance_patch(const HydroParams& hp, const LevelGeom& g, const Box& box,
-                   const Array4& u_old, const Array4& u_new, const Array4 flux[3],
-                   double dt, double* mem, const Counters& counters) {
+KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const HydroParams& hp,
+                                         const LevelGeom& g, const PatchRefs& pr,
+                                         double dt, double* mem,
+                                         const Counters& counters) {
+  const Box box = pr.box;
   const int nv = hp.nvars();
   const HydroScratch<DIM> s(box, nv, mem);
-  const VarFields u = fields_of(u_old, nv), un = fields_of(u_new, nv);
-  const VarFields fl[3] = {fields_of(flux[0], nv), fields_of(flux[1], nv),
-                           DIM == 3 ? fields_of(flux[2], nv) : VarFields{}};
+  const VarFields u = fields_of(pr.u_old, nv), un = fields_of(pr.u_new, nv);
+  const VarFields fl[3] = {fields_of(pr.flux[0], nv), fields_of(pr.flux[1], nv),
+                           DIM == 3 ? fields_of(pr.flux[2], nv) : VarFields{}};
   const double hdt[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
   const double dtdx[3] = {dt / g.dx[0], dt / g.dx[1], dt / g.dx[2]};
-  const VarFields w = s.w;
+  const VarFields& w = s.w;
   const bool scalars = hp.nscalars > 0;
   // The potential rides along unchanged (the solver replaces it after the step) and has
   // no flux.
-  const Field3 phi = hp.gravity ? component(u_old, nv) : Field3();
+  const Field3 phi = hp.gravity ? pr.u_old.comp(nv) : Field3();
   if (hp.gravity) {
-    const Field3 phi_new = component(u_new, nv);
-    for_each_cell_simd(
-        "hydro::copy_phi", box,
-        KOKKOS_LAMBDA(int i, int j, int k) { phi_new(i, j, k) = phi(i, j, k); });
+    const Field3 phi_new = pr.u_new.comp(nv);
+    team_cells(m, box, [&](int i, int j, int k) { phi_new(i, j, k) = phi(i, j, k); });
     for (int d = 0; d < DIM; ++d) {
-      const Field3 f = component(flux[d], nv);
-      for_each_cell_simd(
-          "hydro::phi_flux", faces(box, d),
-          KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) = 0.0; });
+      const Field3 f = pr.flux[d].comp(nv);
+      team_cells(m, faces(box, d), [&](int i, int j, int k) { f(i, j, k) = 0.0; });
     }
   }
   using namespace hydro_counter;
-  for_each_cell_simd_tally<1>(
-      "hydro::primitives", prim_box<DIM>(box), counters, read_floors,
-      KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
-        double q[nbase];
-        t.n[0] += to_primitive(hp, u, i, j, k, q);
-        for (int c = 0; c < nbase; ++c)
-          w.v[c](i, j, k) = q[c];
-      });
-  for_each_cell_simd_tally<1>(
-      "hydro::predict", state_box<DIM>(box), counters, fallbacks,
-      KOKKOS_LAMBDA(int i, int j, int k, Tally<1>& t) {
-        predict_cell<DIM, L>(i, j, k, hp, s, phi, hdt, box, t);
-      });
+  team_cells_tally<1>(m, prim_box<DIM>(box), counters, read_floors,
+                      [&](int i, int j, int k, Tally<1>& t) {
+                        double q[nbase];
+                        t.n[0] += to_primitive(hp, u, i, j, k, q);
+                        for (int c = 0; c < nbase; ++c)
+                          w.v[c](i, j, k) = q[c];
+                      });
+  team_cells_tally<1>(m, state_box<DIM>(box), counters, fallbacks,
+                      [&](int i, int j, int k, Tally<1>& t) {
+                        predict_cell<DIM, L>(i, j, k, hp, s, phi, hdt, box, t);
+                      });
   if (scalars)
-    for_each_cell_simd(
-        "hydro::predict_scalars", state_box<DIM>(box),
-        KOKKOS_LAMBDA(int i, int j, int k) {
-          predict_scalars<DIM, L>(i, j, k, hp, s, u, hdt);
-        });
-  for_each_cell_simd(
-      "hydro::flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
-        face_flux<DIM, 0, R>(i, j, k, hp, s, fl[0]);
-      });
-  for_each_cell_simd(
-      "hydro::flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
-        face_flux<DIM, 1, R>(i, j, k, hp, s, fl[1]);
-      });
+    team_cells(m, state_box<DIM>(box), [&](int i, int j, int k) {
+      predict_scalars<DIM, L>(i, j, k, hp, s, u, hdt);
+    });
+  team_cells(m, faces(box, 0),
+             [&](int i, int j, int k) { face_flux<DIM, 0, R>(i, j, k, hp, s, fl[0]); });
+  team_cells(m, faces(box, 1),
+             [&](int i, int j, int k) { face_flux<DIM, 1, R>(i, j, k, hp, s, fl[1]); });
   if constexpr (DIM == 3) {
-    for_each_cell_simd(
-        "hydro::flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
-          face_flux<DIM, 2, R>(i, j, k, hp, s, fl[2]);
-        });
+    team_cells(m, faces(box, 2),
+               [&](int i, int j, int k) { face_flux<DIM, 2, R>(i, j, k, hp, s, fl[2]); });
   }
   if (scalars) {
-    for_each_cell_simd(
-        "hydro::scalar_flux_x", faces(box, 0), KOKKOS_LAMBDA(int i, int j, int k) {
-          scalar_face_flux<DIM, 0>(i, j, k, hp, s, fl[0]);
-        });
-    for_each_cell_simd(
-        "hydro::scalar_flux_y", faces(box, 1), KOKKOS_LAMBDA(int i, int j, int k) {
-          scalar_face_flux<DIM, 1>(i, j, k, hp, s, fl[1]);
-        });
+    team_cells(m, faces(box, 0), [&](int i, int j, int k) {
+      scalar_face_flux<DIM, 0>(i, j, k, hp, s, fl[0]);
+    });
+    team_cells(m, faces(box, 1), [&](int i, int j, int k) {
+      scalar_face_flux<DIM, 1>(i, j, k, hp, s, fl[1]);
+    });
     if constexpr (DIM == 3) {
-      for_each_cell_simd(
-          "hydro::scalar_flux_z", faces(box, 2), KOKKOS_LAMBDA(int i, int j, int k) {
-            scalar_face_flux<DIM, 2>(i, j, k, hp, s, fl[2]);
-          });
+      team_cells(m, faces(box, 2), [&](int i, int j, int k) {
+        scalar_face_flux<DIM, 2>(i, j, k, hp, s, fl[2]);
+      });
     }
   }
-  for_each_cell_simd_tally<2>(
-      "hydro::update", box, counters, density_floors,
-      KOKKOS_LAMBDA(int i, int j, int k, Tally<2>& t) {
-        update_cell<DIM>(i, j, k, hp, u, un, w.v[rho], phi, fl, dtdx, t);
-      });
+  team_cells_tally<2>(m, box, counters, density_floors,
+                      [&](int i, int j, int k, Tally<2>& t) {
+                        update_cell<DIM>(i, j, k, hp, u, un, w.v[rho], phi, fl, dtdx, t);
+                      });
   if (scalars)
-    for_each_cell_simd(
-        "hydro::update_scalars", box, KOKKOS_LAMBDA(int i, int j, int k) {
-          for (int c = nbase; c < hp.nvars(); ++c)
-            un.v[c](i, j, k) = updated<DIM>(c, i, j, k, u, fl, dtdx);
-        });
+    team_cells(m, box, [&](int i, int j, int k) {
+      for (int c = nbase; c < hp.nvars(); ++c)
+        un.v[c](i, j, k) = updated<DIM>(c, i, j, k, u, fl, dtdx);
+    });
 }
 
-/// advance_patch for the run's limiter and Riemann solver (template arguments, so that
+/// team_advance over the patches of refs in one launch.
+template <int DIM, Limiter L, RiemannSolver R>
+void advance_patches(const HydroParams& hp, const LevelGeom& g, const UpdateRefs& refs,
+                     long doubles, double dt, const Counters& counters) {
+  for_each_patch_update<DIM>(
+      "hydro::advance", refs, doubles, dt,
+      KOKKOS_LAMBDA(const TeamMember& m, const PatchRefs& pr, double* mem) {
+        team_advance<DIM, L, R>(m, hp, g, pr, dt, mem, counters);
+      });
+}
+
+/// advance_patches for the run's limiter and Riemann solver (template arguments, so that
 /// the kernels hold no branch on them).
 template <int DIM>
-void advance_dispatch(const HydroParams& hp, const LevelGeom& g, const Box& box,
-                      const Array4& u_old, const Array4& u_new, const Array4 flux[3],
-                      double dt, double* mem, const Counters& counters) {
+void advance_dispatch(const HydroParams& hp, const LevelGeom& g, const UpdateRefs& refs,
+                      long doubles, double dt, const Counters& counters) {
   auto with = [&](auto lim) {
     constexpr Limiter L = decltype(lim)::value;
     if (hp.riemann == RiemannSolver::hlle) {
-      advance_patch<DIM, L, RiemannSolver::hlle>(hp, g, box, u_old, u_new, flux, dt, mem,
-                                                 counters);
+      advance_patches<DIM, L, RiemannSolver::hlle>(hp, g, refs, doubles, dt, counters);
     } else {
-      advance_patch<DIM, L, RiemannSolver::hllc>(hp, g, box, u_old, u_new, flux, dt, mem,
-                                                 counters);
+      advance_patches<DIM, L, RiemannSolver::hllc>(hp, g, refs, doubles, dt, counters);
     }
   };
   switch (hp.limiter) {
@@ -377,13 +372,13 @@ long hydro_scratch_size(const HydroParams& hp, int dim, const Box& box) {
                   : scratch_doubles<3>(box, hp.nvars());
 }
 
-void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g, const Box& box,
-                   const Array4& u_old, const Array4& u_new, const Array4 flux[3],
-                   double dt, double* mem, const Counters& counters) {
+void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g,
+                   const UpdateRefs& refs, long doubles, double dt,
+                   const Counters& counters) {
   if (dim == 2) {
-    advance_dispatch<2>(hp, g, box, u_old, u_new, flux, dt, mem, counters);
+    advance_dispatch<2>(hp, g, refs, doubles, dt, counters);
   } else {
-    advance_dispatch<3>(hp, g, box, u_old, u_new, flux, dt, mem, counters);
+    advance_dispatch<3>(hp, g, refs, doubles, dt, counters);
   }
 }
 

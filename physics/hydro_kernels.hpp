@@ -49,6 +49,13 @@ inline VarFields fields_of(const Array4& a, int nv) {
     f.v[c] = component(a, c);
   return f;
 }
+/// One Field3 per component of a patch's data (the first nv), in a kernel.
+KOKKOS_INLINE_FUNCTION VarFields fields_of(const FabRef& a, int nv) {
+  VarFields f;
+  for (int c = 0; c < nv; ++c)
+    f.v[c] = a.comp(c);
+  return f;
+}
 
 /// The counters hydro's advance() adds to, in Physics::counter_names() order.
 namespace hydro_counter {

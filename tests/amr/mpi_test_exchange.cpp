@@ -89,18 +89,21 @@ TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
                        [&](int, int, int, int) { return d == 0 ? fc : 0.0; });
     }
   }
-  reg.reset();
-  for (int sub = 0; sub < 2; ++sub)
+  std::vector<Fab> ffl[3];
+  for (int d = 0; d < 2; ++d) {
+    ffl[d].resize(fine.size());
     for (size_t p = 0; p < fine.size(); ++p) {
       if (fine.owner[p] != comm.rank()) continue;
-      Fab ffl[3];
-      for (int d = 0; d < 2; ++d) {
-        ffl[d] = Fab("ff", faces(fine.boxes[p], d), 1);
-        pw::testing::set(ffl[d], [&](int, int, int, int) { return d == 0 ? ff : 0.0; });
-      }
-      reg.add_fine(int(p), ffl, dt_f);
+      ffl[d][p] = Fab("ff", faces(fine.boxes[p], d), 1);
+      pw::testing::set(ffl[d][p], [&](int, int, int, int) { return d == 0 ? ff : 0.0; });
     }
-  reg.reflux(u, cflux, dt_c, comm);
+  }
+  const FluxRegister::Refs fine_refs[3] = {fab_refs(ffl[0]), fab_refs(ffl[1]), {}};
+  const FluxRegister::Refs crse_refs[3] = {fab_refs(cflux[0]), fab_refs(cflux[1]), {}};
+  reg.reset();
+  for (int sub = 0; sub < 2; ++sub)
+    reg.add_fine(fine_refs, dt_f);
+  reg.reflux(fab_refs(u), crse_refs, dt_c, comm);
 
   const double jump = (2 * dt_f * ff - dt_c * fc) / cg.dx[0];
   const Box covered{{4, 4, 0}, {11, 7, 0}};

@@ -1,0 +1,137 @@
+// One launch over many patches with a team of threads per patch: the team runs the stages
+// of a patch's update one after the other over its cells, each stage split among the
+// team's threads, with the patch's intermediate arrays in the team's scratch. A level of
+// a hundred patches costs one launch, and each patch's arrays stay in cache between its
+// stages (a launch per stage over the whole level would stream them through memory).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "amr/box.hpp"
+#include "amr/box_set.hpp"
+#include "amr/field3.hpp"
+
+namespace pw {
+
+using TeamPolicy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
+using TeamMember = TeamPolicy::member_type;
+
+/// The launch's policy: `teams` teams with `doubles` doubles of scratch each. Host
+/// backends give a team one thread while there are at least as many teams as threads,
+/// and share the threads among the teams otherwise (one patch still uses every thread);
+/// devices choose the team size.
+inline TeamPolicy team_policy(int teams, long doubles) {
+  TeamPolicy policy = [&] {
+    if constexpr (detail::host_exec()) {
+      const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+      return TeamPolicy(teams, std::max(1, threads / std::max(teams, 1)));
+    } else {
+      return TeamPolicy(teams, Kokkos::AUTO);
+    }
+  }();
+  return policy.set_scratch_size(1, Kokkos::PerTeam(size_t(doubles) * sizeof(double)));
+}
+
+/// Run f(member, n, scratch) for n in [0, teams), one team each; scratch: the team's
+/// `doubles` doubles (its contents are undefined at the start).
+template <class F>
+void for_each_team(const std::string& label, int teams, long doubles, const F& f) {
+  if (teams == 0) return;
+  const size_t bytes = size_t(doubles) * sizeof(double);
+  Kokkos::parallel_for(
+      label, team_policy(teams, doubles), KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
+        f(m, m.league_rank(), mem);
+      });
+}
+
+/// Within a team: f(j, k, i0, i1) for cells i0..i1 of row (j, k), over the rows of b
+/// split among the team's threads: whole rows on host backends (f's loop over i
+/// vectorizes), one cell per call on devices. No barrier.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION void team_rows(const TeamMember& m, const Box& b,
+                                           const F& f) {
+  if (b.empty()) return;
+  const int lo0 = b.lo[0], lo1 = b.lo[1], lo2 = b.lo[2];
+  const int n1 = b.size()[1];
+  if constexpr (detail::host_exec()) {
+    const int hi0 = b.hi[0];
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n1 * b.size()[2]),
+                         [&](int row) { f(lo1 + row % n1, lo2 + row / n1, lo0, hi0); });
+  } else {
+    const int n0 = b.size()[0];
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n0 * n1 * b.size()[2]), [&](int x) {
+      const int i = lo0 + x % n0;
+      f(lo1 + (x / n0) % n1, lo2 + x / (n0 * n1), i, i);
+    });
+  }
+}
+
+/// Within a team: f(i, j, k) over the cells of b (team_rows), then a barrier, so that
+/// the next stage may read what this one wrote. f must not write what another cell of b
+/// reads.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION void team_cells(const TeamMember& m, const Box& b,
+                                            const F& f) {
+  team_rows(m, b, [&](int j, int k, int i0, int i1) {
+    PW_INDEPENDENT_ITERATIONS
+    for (int i = i0; i <= i1; ++i)
+      f(i, j, k);
+  });
+  m.team_barrier();
+}
+
+/// team_cells for a body f(i, j, k, Tally<N>&) that counts events: a row's counts are
+/// summed in registers and added to counters(first .. first + N - 1) once per row (so
+/// counting keeps the loop vectorizable and costs no reduction); dropped when counters
+/// has fewer slots.
+template <int N, class F>
+KOKKOS_FORCEINLINE_FUNCTION void team_cells_tally(const TeamMember& m, const Box& b,
+                                                  const Kokkos::View<long*>& counters,
+                                                  int first, const F& f) {
+  const bool counting = counters.extent(0) >= size_t(first + N);
+  team_rows(m, b, [&](int j, int k, int i0, int i1) {
+    Tally<N> sum = {};
+    PW_INDEPENDENT_ITERATIONS
+    for (int i = i0; i <= i1; ++i) {
+      Tally<N> t = {};
+      f(i, j, k, t);
+      for (int c = 0; c < N; ++c)
+        sum.n[c] += t.n[c];
+    }
+    for (int c = 0; c < N; ++c)
+      if (counting && sum.n[c] != 0)
+        Kokkos::atomic_add(&counters(first + c), long(sum.n[c]));
+  });
+  m.team_barrier();
+}
+
+/// Within a team: the minimum of f(i, j, k) over the cells of b (+inf for an empty box),
+/// the same value on every thread of the team.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION double team_min_cells(const TeamMember& m, const Box& b,
+                                                  const F& f) {
+  double out = Kokkos::reduction_identity<double>::min();
+  if (b.empty()) return out;
+  // Rows on host backends, cells on devices, as team_rows.
+  const int lo0 = b.lo[0], lo1 = b.lo[1], lo2 = b.lo[2];
+  const int n0 = b.size()[0], n1 = b.size()[1];
+  const int per = detail::host_exec() ? n0 : 1;  // cells per work item
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(m, int(b.num_cells() / per)),
+      [&](int x, double& acc) {
+        const long c0 = long(x) * per;
+        const int j = lo1 + int((c0 / n0) % n1), k = lo2 + int(c0 / (long(n0) * n1));
+        for (int i = lo0 + int(c0 % n0); i < lo0 + int(c0 % n0) + per; ++i) {
+          const double v = f(i, j, k);
+          acc = v < acc ? v : acc;
+        }
+      },
+      Kokkos::Min<double>(out));
+  return out;
+}
+
+}  // namespace pw

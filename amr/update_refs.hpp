@@ -1,0 +1,71 @@
+// What a team reads of the patches it updates (amr/patch_teams.hpp): a physics module's
+// level update runs one team per owned patch, and finds the patch's box and data here.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "amr/field3.hpp"
+#include "amr/patch_teams.hpp"
+#include "amr/physics.hpp"
+
+namespace pw {
+
+/// One patch's data in an update: interior `box`, the state before and after, and the
+/// face fluxes (flux[2] empty in 2D).
+struct PatchRefs {
+  Box box;
+  FabRef u_old, u_new, flux[3];
+};
+
+/// The patches of one update: team t updates interior box(t) of patch patch(t), whose
+/// data is u_old(patch(t)) etc. Views the level's data caches, so nothing is allocated
+/// per step.
+struct UpdateRefs {
+  int n = 0;
+  Kokkos::View<int*> patch;
+  Kokkos::View<Box*> box;
+  Kokkos::View<FabRef*> u_old, u_new, flux[3];  // flux[2] empty in 2D
+  bool to_register = false;                     // a refined level: fluxes go into reg too
+  FluxRegister::TeamAdder reg;
+
+  template <int DIM>
+  KOKKOS_INLINE_FUNCTION PatchRefs at(int t) const {
+    const int p = patch(t);
+    return {box(t),
+            u_old(p),
+            u_new(p),
+            {flux[0](p), flux[1](p), DIM == 3 ? flux[2](p) : FabRef{}}};
+  }
+};
+
+/// A one-element device array holding x.
+template <class T>
+Kokkos::View<T*> one_on_device(const T& x) {
+  Kokkos::View<T*> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "one_on_device"), 1);
+  Kokkos::deep_copy(v, x);
+  return v;
+}
+
+/// The owned patches of a level update.
+UpdateRefs update_refs(const LevelUpdate& s);
+/// One patch (per-patch callers: tests, the kernel benchmark); allocates.
+UpdateRefs update_refs(const Box& box, const Array4& u_old, const Array4& u_new,
+                       const Array4 flux[3]);
+/// Launch body(m, PatchRefs, scratch) with a team per patch of refs (for_each_team with
+/// `doubles` of scratch each); on a refined level the team then adds dt times its
+/// patch's fluxes to the flux register, while they are in cache.
+template <int DIM, class F>
+void for_each_patch_update(const std::string& label, const UpdateRefs& refs, long doubles,
+                           double dt, const F& body) {
+  for_each_team(
+      label, refs.n, doubles, KOKKOS_LAMBDA(const TeamMember& m, int t, double* mem) {
+        const PatchRefs pr = refs.template at<DIM>(t);
+        body(m, pr, mem);
+        if (refs.to_register) refs.reg.add(m, refs.patch(t), pr.flux, dt);
+      });
+}
+
+/// The largest physics.scratch_size() over the owned patches of u.
+long largest_scratch_size(const Physics& physics, const LevelData& u);
+
+}  // namespace pw

@@ -1,0 +1,103 @@
+// The advection update of a whole level in one launch (a team per patch): the same bits
+// as one patch covering the level, and one kernel launch whether the level has 1 patch
+// or 64, in 2D and 3D.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "amr/deck.hpp"
+#include "amr/launch_counter.hpp"
+#include "physics/advection.hpp"
+#include "tests/fab_testing.hpp"
+
+using namespace pw;
+using pw::testing::HostFab;
+
+namespace {
+
+/// A level of the unit square or cube (n cells a side) cut into patches of `grid` cells
+/// a side, with the state (ghost cells from the initial data, which is defined
+/// everywhere, so that every cut sees the same ghost values), the new state and the
+/// fluxes.
+struct TestLevel {
+  LevelGeom g;
+  LevelLayout layout;
+  LevelData u_old, u_new, flux[3];
+
+  TestLevel(const Advection& adv, int dim, int n, int grid) {
+    g.dim = dim;
+    g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
+    for (int d = 0; d < 3; ++d)
+      g.dx[d] = 1.0 / n;
+    layout.boxes = chop(g.domain, IntVect::in_dims(dim, grid, 1), IntVect::uniform(1));
+    layout.owner.assign(layout.boxes.size(), 0);
+    const IntVect ghost = IntVect::in_dims(dim, adv.nghost(), 0);
+    u_old = LevelData("u_old", layout, g, adv.ncomp(), ghost, 0);
+    u_new = u_old.like("u_new");
+    for (int d = 0; d < dim; ++d)
+      flux[d] = LevelData("flux", layout, g, adv.ncomp(), IntVect{}, 0, d);
+    for (size_t p = 0; p < layout.size(); ++p)
+      adv.initial_data(g, u_old[p].box, u_old[p].array(), 0.1);
+  }
+  LevelUpdate update() const {
+    return {
+        u_old, u_new, {&flux[0], &flux[1], g.dim == 3 ? &flux[2] : nullptr}, {}, nullptr};
+  }
+};
+
+/// Every interior value of `a` (and its fluxes) equals b's at the same cell, bit for bit.
+void expect_same_bits(const TestLevel& a, const TestLevel& b, int ncomp) {
+  ASSERT_EQ(b.layout.size(), 1u);
+  const HostFab whole(b.u_new[0]);
+  for (size_t p = 0; p < a.layout.size(); ++p) {
+    const HostFab part(a.u_new[p]);
+    const Box& bx = a.layout.boxes[p];
+    for (int c = 0; c < ncomp; ++c)
+      for (int k = bx.lo[2]; k <= bx.hi[2]; ++k)
+        for (int j = bx.lo[1]; j <= bx.hi[1]; ++j)
+          for (int i = bx.lo[0]; i <= bx.hi[0]; ++i)
+            ASSERT_EQ(part(i, j, k, c), whole(i, j, k, c)) << i << "," << j << "," << k;
+    for (int d = 0; d < a.g.dim; ++d) {
+      const HostFab fp(a.flux[d][p]), fw(b.flux[d][0]);
+      const Box fb = faces(bx, d);
+      for (int k = fb.lo[2]; k <= fb.hi[2]; ++k)
+        for (int j = fb.lo[1]; j <= fb.hi[1]; ++j)
+          for (int i = fb.lo[0]; i <= fb.hi[0]; ++i)
+            ASSERT_EQ(fp(i, j, k), fw(i, j, k)) << "flux " << d << " " << i << "," << j;
+    }
+  }
+}
+
+void check_level_update(int dim, int n, int grid) {
+  const Deck deck =
+      Deck::parse("[advection]\nvelocity = \"swirl\"\nncomp = 2\n", "t.toml");
+  const Advection adv(deck, dim);
+  TestLevel whole(adv, dim, n, n), cut(adv, dim, n, grid);
+  ASSERT_GT(cut.layout.size(), 8u);
+  const double dt = 0.5 / n;
+  long launches[2];
+  int m = 0;
+  for (TestLevel* L : {&whole, &cut}) {
+    const LevelUpdate s = L->update();
+    adv.advance_level(L->g, s, 0.1, dt, Counters());  // warm-up: refs and sets
+    Kokkos::fence();
+    LaunchCounter counter;
+    adv.advance_level(L->g, s, 0.1, dt, Counters());
+    Kokkos::fence();
+    launches[m++] = counter.launches();
+  }
+  EXPECT_EQ(launches[0], 1);
+  EXPECT_EQ(launches[1], 1);
+  expect_same_bits(cut, whole, adv.ncomp());
+}
+
+TEST(AdvectionLevel, OneLaunchAndTheSameBitsAsOnePatch2D) {
+  check_level_update(2, 64, 8);
+}
+
+TEST(AdvectionLevel, OneLaunchAndTheSameBitsAsOnePatch3D) {
+  check_level_update(3, 32, 8);
+}
+
+}  // namespace
