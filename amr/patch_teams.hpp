@@ -16,7 +16,10 @@
 
 namespace pw {
 
-using TeamPolicy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
+// Dynamic: patches differ in size, and a static split of them among threads leaves some
+// idle.
+using TeamPolicy =
+    Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
 using TeamMember = TeamPolicy::member_type;
 
 /// The launch's policy: `teams` teams with `doubles` doubles of scratch each. Host
