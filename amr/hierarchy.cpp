@@ -5,6 +5,7 @@
 #include "amr/boundary.hpp"
 #include "amr/box_index.hpp"
 #include "amr/interpolate.hpp"
+#include "amr/update_refs.hpp"
 
 namespace pw {
 
@@ -172,10 +173,7 @@ void Hierarchy::build_plans(int l) {
 }
 
 Scratch Hierarchy::largest_scratch(const Level& L) const {
-  long n = 0;
-  for (size_t p = 0; p < L.layout.size(); ++p)
-    if (L.owns(int(p), comm_.rank()))
-      n = std::max(n, physics_.scratch_size(L.layout.boxes[p]));
+  const long n = largest_scratch_size(physics_, L.u_new);
   if (long(scratch_.extent(0)) < n) {
     scratch_ = Scratch();  // free before allocating the larger one
     scratch_ = Scratch(

@@ -27,9 +27,7 @@ void Hierarchy::advance_patches(int l, double time, double dt) {
   physics_.advance_level(L.geom, update, time, dt, counters_);
   Kokkos::fence();
   const double elapsed = MPI_Wtime() - start;
-  long cells = 0;
-  for (size_t p = 0; p < L.layout.size(); ++p)
-    if (L.owns(int(p), comm_.rank())) cells += L.layout.boxes[p].num_cells();
+  const long cells = L.u_old.interiors().cells();  // owned cells
   std::vector<double> seconds(L.layout.size(), 0.0);
   for (size_t p = 0; p < L.layout.size(); ++p)
     if (L.owns(int(p), comm_.rank()))

@@ -295,10 +295,10 @@ std::vector<Interp> Advection::interpolation() const {
 }
 
 long Advection::scratch_size(const Box& box) const {
-  // Face velocities and the CTU face states, carved out of one allocation; the extra
-  // work's results, when on, in a part of their own.
+  // Face velocities and the CTU face states, carved out of one allocation (the extra
+  // work's box.num_cells() results, when on, fit in less).
   const long ns = dim_ == 2 ? state_size<2>(box) : state_size<3>(box);
-  return std::max(velocity_size(box) + ns, extra_work_ > 0 ? box.num_cells() : 0L);
+  return velocity_size(box) + ns;
 }
 
 void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
