@@ -202,7 +202,9 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
       r.wall_seconds > 0 ? double(r.cell_updates) / r.wall_seconds : 0.0;
   j["balance"] = balance_json(sim, r);
   j["totals"] = totals_json(sim, r);
-  if (r.solves > 0) j["solver"] = {{"solves", r.solves}, {"cycles", r.solve_cycles}};
+  if (r.solves > 0)
+    j["solver"] = {
+        {"mode", r.solve_mode}, {"solves", r.solves}, {"cycles", r.solve_cycles}};
   if (!r.physics_counters.empty()) {
     json counters = json::object();
     for (const auto& [name, count] : r.physics_counters)

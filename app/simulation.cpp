@@ -18,17 +18,23 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   const EllipticFields ef = physics_->elliptic();
   const bool gravity = physics_->gravity().phi >= 0;
   if (ef.phi >= 0 || gravity) {
-    const std::string mode = deck.get<std::string>("poisson.solve", "levels");
-    if (mode == "composite")
-      deck.fail(
-          "poisson.solve",
-          "\"composite\" (the multilevel solve) is not implemented yet; use \"levels\"");
-    if (mode != "levels")
-      deck.fail("poisson.solve", "expected \"levels\", got \"" + mode + "\"");
+    // Self-gravity solves at every level step (see SelfGravitySolve): level by level.
+    const std::string mode =
+        deck.get<std::string>("poisson.solve", gravity ? "levels" : "composite");
+    if (mode != "levels" && mode != "composite")
+      deck.fail("poisson.solve",
+                "expected \"composite\" or \"levels\", got \"" + mode + "\"");
+    if (gravity && mode == "composite")
+      deck.fail("poisson.solve",
+                "self-gravity is solved level by level at each level step: expected "
+                "\"levels\" with hydro.gravity (\"composite\" is for physics.module = "
+                "\"poisson\")");
     const MgConfig mg = read_mg_config(deck);
     const PoissonBc bc = read_poisson_bc(deck, cfg_.geom0);
     if (gravity) {
       solve_ = std::make_unique<SelfGravitySolve>(*physics_, mg, bc);
+    } else if (mode == "composite") {
+      solve_ = std::make_unique<CompositePoissonHook>(mg, bc, ef);
     } else {
       solve_ = std::make_unique<LevelByLevelPoisson>(mg, bc, ef);
     }
@@ -120,6 +126,7 @@ RunResult Simulation::run(bool verbose) {
   for (size_t c = 0; c < counts.size(); ++c)
     r.physics_counters.emplace_back(counter_names[c], counts[c]);
   if (solve_) {
+    r.solve_mode = solve_->mode();
     r.solves = solve_->solves();
     r.solve_cycles = solve_->cycles();
   }
@@ -254,8 +261,9 @@ void Simulation::print_summary(const RunResult& r) const {
       percent(m.estimated_balance), m.uintah_i, r.bytes_migrated / 1e6, r.patches_split,
       r.mean_cut_cells, 1e3 * r.balancer_seconds);
   if (solve_)
-    fmt::print("poisson: {} level solves, {} V-cycles in all\n", r.solves,
-               r.solve_cycles);
+    fmt::print("poisson: {} {} solves, {} {} in all\n", r.solves,
+               r.solve_mode == "composite" ? "composite" : "level", r.solve_cycles,
+               r.solve_mode == "composite" ? "composite cycles" : "V-cycles");
   for (const auto& [name, count] : r.physics_counters)
     fmt::print("counter {}: {}\n", name, count);
   fmt::print("fingerprint: {:016x}\n", r.fingerprint);

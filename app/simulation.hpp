@@ -15,6 +15,7 @@
 #include "amr/io/output.hpp"
 #include "app/balancer_planner.hpp"
 #include "app/load_history.hpp"
+#include "solver/composite_hook.hpp"
 #include "solver/level_poisson.hpp"
 #include "solver/self_gravity.hpp"
 
@@ -35,8 +36,9 @@ struct RunResult {
   int patches_split = 0;
   double balancer_seconds = 0;
   std::vector<std::string> dumps;  // paths of the HDF5 dumps written, in order
-  long solves = 0;        // elliptic level solves (modules with an elliptic part)
-  long solve_cycles = 0;  // their V-cycles in all
+  std::string solve_mode;          // poisson.solve (modules with an elliptic part)
+  long solves = 0;                 // elliptic solves: of one level, or composite
+  long solve_cycles = 0;           // their V-cycles (composite cycles) in all
   // The physics module's event counts (floors, fallbacks), summed over ranks, by name.
   std::vector<std::pair<std::string, long>> physics_counters;
 };

@@ -24,6 +24,7 @@ class LevelByLevelPoisson : public PoissonHook {
 
   /// Prints one line per level solve when verbose.
   void at_sync(Hierarchy& h, SyncPoint when) override;
+  const char* mode() const override { return "levels"; }
 
  private:
   struct Cached;  // a level's solver and fields, kept while its layout is

@@ -53,6 +53,7 @@ MgConfig read_mg_config(const Deck& deck) {
       choice(deck, "poisson.prolongation", "linear", "linear", "constant") == "linear";
   c.bottom_max_iter = count(deck, "poisson.bottom_max_iter", c.bottom_max_iter, 1);
   c.fail_on_divergence = deck.get<bool>("poisson.fail_on_divergence", false);
+  c.level_cycles = count(deck, "poisson.level_cycles", c.level_cycles, 1);
   return c;
 }
 

@@ -8,6 +8,28 @@ KOKKOS_FORCEINLINE_FUNCTION double magnitude(double x) {
 }
 }  // namespace
 
+PoissonStencil stencil(const LevelGeom& g, const PoissonBc& bc) {
+  PoissonStencil s;
+  s.dim = g.dim;
+  s.domain = g.domain;
+  for (int d = 0; d < g.dim; ++d) {
+    s.w[d] = 1.0 / (g.dx[d] * g.dx[d]);
+    for (int side = 0; side < 2; ++side) {
+      if (g.periodic[d]) continue;
+      const FaceBc& f = bc.face(d, side);
+      s.wall[d][side] = true;
+      if (f.kind == BcKind::dirichlet) {
+        s.a[d][side] = 2.0 * f.value;
+        s.b[d][side] = -1.0;
+      } else {  // neumann: the outward derivative
+        s.a[d][side] = f.value * g.dx[d];
+        s.b[d][side] = 1.0;
+      }
+    }
+  }
+  return s;
+}
+
 BoxSet colour_rows(const LevelData& u) {
   std::vector<Box> boxes;
   std::vector<int> items;
@@ -64,6 +86,23 @@ void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s
       });
 }
 
+void face_gradients(LevelData grad[3], const LevelData& u) {
+  const Refs ur = u.refs();
+  for (int d = 0; d < u.geom().dim; ++d) {
+    const Refs gr = grad[d].refs();
+    const double inv_dx = 1.0 / u.geom().dx[d];
+    const int di = d == 0, dj = d == 1, dk = d == 2;
+    for_each_box_row(
+        "mg::face_gradients", grad[d].fab_boxes(),
+        KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+          const Field3 ga = gr(p).c0, ua = ur(p).c0;
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            ga(i, j, k) = (ua(i, j, k) - ua(i - di, j - dj, k - dk)) * inv_dx;
+        });
+  }
+}
+
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
                        const PoissonStencil& s) {
   const Refs cr = crse.refs(), ur = u.refs(), fr = f.refs();
@@ -89,21 +128,75 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear) 
       });
 }
 
-void reflect_odd_across_faces(LevelData& u) {
-  const Refs ur = u.refs();
+namespace {
+
+/// Calls f(p, i, j, k, d, out) for each coarse-fine ghost cell of u in the first layer
+/// beside exactly one face: its normal d and the step out (-1 on the lo side, +1 on the
+/// hi side).
+template <class F>
+void for_each_face_ghost(const char* label, LevelData& u, const F& f) {
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   for_each_box_cell(
-      "mg::reflect_odd_across_faces", u.coarse_fine_set(),
-      KOKKOS_LAMBDA(int p, int i, int j, int k) {
+      label, u.coarse_fine_set(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
         const Box b = boxes(p);
         const int idx[3] = {i, j, k};
-        int m[3] = {i, j, k}, outside = 0;
-        for (int d = 0; d < 3; ++d) {
-          if (idx[d] < b.lo[d]) m[d] = 2 * b.lo[d] - 1 - idx[d], ++outside;
-          if (idx[d] > b.hi[d]) m[d] = 2 * b.hi[d] + 1 - idx[d], ++outside;
+        int outside = 0, d = 0, out = 0;
+        for (int e = 0; e < 3; ++e) {
+          if (idx[e] < b.lo[e]) ++outside, d = e, out = -1;
+          if (idx[e] > b.hi[e]) ++outside, d = e, out = 1;
         }
-        if (outside == 1) ur(p)(i, j, k) = -ur(p)(m[0], m[1], m[2]);
+        const bool first_layer = idx[d] == b.lo[d] - 1 || idx[d] == b.hi[d] + 1;
+        if (outside == 1 && first_layer) f(p, i, j, k, d, out);
       });
+}
+
+/// Lagrange weights at the ghost's centre (y = -1/2, y: fine cells from the face
+/// inwards) of the quadratic through the coarse centre (y = -r/2) and the fine centres
+/// y = 1/2 and 3/2.
+void composite_weights(int r, double& w0, double& w1, double& w2) {
+  w0 = 8.0 / double((r + 1) * (r + 3));
+  w1 = 2.0 * (r - 1) / double(r + 1);
+  w2 = -double(r - 1) / double(r + 3);
+}
+
+}  // namespace
+
+void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule) {
+  const Refs ur = u.refs();
+  const double w1 = rule.w1, w2 = rule.w2;
+  for_each_face_ghost(
+      "mg::cf_ghosts_from_inside", u,
+      KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
+        const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
+        const Field3 a = ur(p).c0;
+        // The first and second cells inside, from the first ghost layer.
+        a(i, j, k) =
+            w1 * a(i - di, j - dj, k - dk) + w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
+      });
+}
+
+void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio) {
+  const Refs ur = u.refs(), cr = crse_interp.refs();
+  double w0, w1, w2;
+  composite_weights(ratio, w0, w1, w2);
+  const int r = ratio;
+  for_each_face_ghost(
+      "mg::composite_cf_ghosts", u,
+      KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
+        const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
+        const Field3 a = ur(p).c0, c = cr(p).c0;
+        double coarse = 0.0;  // the r layers outside lie in one coarse cell
+        for (int m = 0; m < r; ++m)
+          coarse += c(i + m * di, j + m * dj, k + m * dk);
+        a(i, j, k) = w0 * coarse / r + w1 * a(i - di, j - dj, k - dk) +
+                     w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
+      });
+}
+
+CfGhostRule composite_cf_rule(int ratio) {
+  double w0, w1, w2;
+  composite_weights(ratio, w0, w1, w2);
+  return {w1, w2};
 }
 
 void axpy(const LevelData& y, double a, const Refs& x) {

@@ -7,11 +7,15 @@
 #include "amr/box_set.hpp"
 #include "amr/level_data.hpp"
 #include "amr/reproducible_sum.hpp"
+#include "solver/mg_config.hpp"
 #include "solver/poisson_kernels.hpp"
 
 namespace pw::mg {
 
 using Refs = Kokkos::View<FabRef*>;
+
+/// The Laplacian of level geometry g with the domain conditions bc folded in.
+PoissonStencil stencil(const LevelGeom& g, const PoissonBc& bc);
 
 /// The rows of the cells of one colour of u's owned patches: each box's x extent halved
 /// (what gauss_seidel iterates over).
@@ -24,6 +28,9 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
 void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s);
+/// grad[d] = (u(i) - u(i - e_d)) / dx_d on every face normal to d of u's owned patches
+/// (grad[d]: face-centred, u's layout; reads one ghost layer of u).
+void face_gradients(LevelData grad[3], const LevelData& u);
 /// crse's interiors = mean over the fine cells under each coarse cell of f - L u (crse:
 /// u's layout coarsened by 2, same owners).
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
@@ -31,10 +38,24 @@ void restrict_residual(const LevelData& crse, const LevelData& u, const LevelDat
 /// fine's interiors += the coarse correction crse(p) of each patch p (piecewise
 /// constant, or linear: reads the coarse ghosts).
 void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear);
-/// u's coarse-fine ghost cells beside exactly one face of their patch = minus their
-/// mirror image inside: zero at the face (homogeneous Dirichlet at a refined level's
-/// coarse-fine boundary, for corrections). Edge and corner cells are left.
-void reflect_odd_across_faces(LevelData& u);
+/// How a refined level's coarse-fine ghost cells (the first layer) beside exactly one
+/// face of their patch follow the cells inside, for corrections (the coarser level's
+/// correction zero there): ghost = w1 (first cell inside) + w2 (second). Edge and corner
+/// cells are left.
+struct CfGhostRule {
+  double w1 = -1.0, w2 = 0.0;  // default: minus the mirror image, zero at the face
+};
+/// Those ghosts of u by `rule`.
+void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule);
+/// The composite solve's coarse-fine ghosts (as AMReX's MLMG): along the normal, the
+/// quadratic through the coarse value at the coarse cell's centre and the first two
+/// fine cells inside, at the ghost's centre. The coarse value is the mean of the `ratio`
+/// ghost layers of `crse_interp` (the coarse level interpolated there, quadratic in
+/// every direction) at the ghost's transverse position: the coarse cell's value,
+/// interpolated across the face only.
+void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio);
+/// The rule composite_cf_ghosts gives a correction whose coarse part is zero.
+CfGhostRule composite_cf_rule(int ratio);
 /// y += a x(p) on y's owned interiors; p = r + beta p; u += c.
 void axpy(const LevelData& y, double a, const Refs& x);
 void xpby(const LevelData& p, const LevelData& r, double beta);

@@ -17,11 +17,13 @@ struct Multigrid::Grid {
   LevelGeom geom;
   Comm comm;
   bool gathered = false;
-  // A correction grid of a refined level: its coarse-fine ghosts hold minus their mirror
-  // (zero at the face, where the level's own boundary values sit), refreshed with every
-  // exchange; zero at the ghost centres would move the boundary out by half a coarse
-  // cell.
-  bool cf_odd = false;
+  // A correction grid of a refined level: its coarse-fine ghosts follow the cells inside
+  // by cf_rule, refreshed with every exchange. The default, minus their mirror, is zero
+  // at the face, where the level's own boundary values sit; zero at the ghost centres
+  // would move the boundary out by half a coarse cell. (The composite solve gives the
+  // level's own grid its rule for corrections, Multigrid::correct.)
+  bool cf_inside = false;
+  mg::CfGhostRule cf_rule;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
   BoxSet colour;         // mg::colour_rows of this grid's patches
@@ -42,28 +44,6 @@ struct Multigrid::Grid {
 };
 
 namespace {
-
-PoissonStencil make_stencil(const LevelGeom& g, const PoissonBc& bc) {
-  PoissonStencil s;
-  s.dim = g.dim;
-  s.domain = g.domain;
-  for (int d = 0; d < g.dim; ++d) {
-    s.w[d] = 1.0 / (g.dx[d] * g.dx[d]);
-    for (int side = 0; side < 2; ++side) {
-      if (g.periodic[d]) continue;
-      const FaceBc& f = bc.face(d, side);
-      s.wall[d][side] = true;
-      if (f.kind == BcKind::dirichlet) {
-        s.a[d][side] = 2.0 * f.value;
-        s.b[d][side] = -1.0;
-      } else {  // neumann: the outward derivative
-        s.a[d][side] = f.value * g.dx[d];
-        s.b[d][side] = 1.0;
-      }
-    }
-  }
-  return s;
-}
 
 LevelGeom coarsened(const LevelGeom& g) {
   LevelGeom c = g;
@@ -106,7 +86,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   auto top = std::make_unique<Grid>();
   top->geom = geom;
   top->comm = comm;
-  top->stencil = make_stencil(geom, bc);
+  top->stencil = mg::stencil(geom, bc);
   top->res = LevelData("mg::res", layout, geom, 1, IntVect{}, me);
   top->colour = mg::colour_rows(top->res);
   grids_.push_back(std::move(top));
@@ -122,11 +102,11 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     auto grid = std::make_unique<Grid>();
     grid->geom = g;
     grid->comm = comm;
-    grid->stencil = make_stencil(g, zero);
+    grid->stencil = mg::stencil(g, zero);
     grid->phi = LevelData("mg::phi", L, g, 1, one, me);
     grid->rhs = LevelData("mg::rhs", L, g, 1, IntVect{}, me);
     grid->res = grid->rhs.like("mg::res");
-    grid->cf_odd = !covers_domain_;
+    grid->cf_inside = !covers_domain_;
     grid->colour = mg::colour_rows(grid->res);
     grids_.push_back(std::move(grid));
   }
@@ -157,7 +137,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grid->geom = g;
     grid->comm = self;
     grid->gathered = true;
-    grid->stencil = make_stencil(g, zero);
+    grid->stencil = mg::stencil(g, zero);
     grid->phi = LevelData("mg::phi", one_box, g, 1, one, 0);
     grid->rhs = LevelData("mg::rhs", one_box, g, 1, IntVect{}, 0);
     grid->res = grid->rhs.like("mg::res");
@@ -196,7 +176,7 @@ int Multigrid::num_grids() const {
 
 void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   u.fill_boundary(g.comm, cross, parity);
-  if (g.cf_odd) mg::reflect_odd_across_faces(u);
+  if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
@@ -315,11 +295,36 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   }
 }
 
+const LevelData& Multigrid::less_constant(const LevelData& f, double c) {
+  if (f_used_.size() == 0) f_used_ = f.like("mg::f");
+  f_used_.copy_from(f);
+  mg::add_constant(f_used_, -c);
+  return f_used_;
+}
+
+void Multigrid::correct(LevelData& e, const LevelData& r, int cycles,
+                        const mg::CfGhostRule* top_rule) {
+  Grid& g0 = *grids_[0];
+  e.set_val(0.0);
+  top_phi_ = &e;
+  top_f_ = &r;
+  if (singular_) {
+    shift_ = mean(r);
+    top_f_ = &less_constant(r, shift_);
+  }
+  g0.cf_inside = top_rule && !covers_domain_;
+  if (g0.cf_inside) g0.cf_rule = *top_rule;
+  for (int c = 0; c < cycles; ++c)
+    cycle(0, cfg_.f_cycle);
+  g0.cf_inside = false;
+  top_phi_ = nullptr;
+  top_f_ = nullptr;
+}
+
 SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   const double start = MPI_Wtime();
   Grid& g0 = *grids_[0];
   top_phi_ = &phi;
-  LevelData f_used;
   top_f_ = &f;
   if (singular_) {
     // Solvable only when the residual has zero mean (for periodic walls: f does); remove
@@ -327,10 +332,7 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
     residual(g0, phi, f, g0.res);
     const double shift = mean(g0.res);
     shift_ = shift;
-    f_used = f.like("mg::f");
-    f_used.copy_from(f);
-    mg::add_constant(f_used, -shift);
-    top_f_ = &f_used;
+    top_f_ = &less_constant(f, shift);
   }
   SolveReport rep;
   rep.rhs_norm = comm_.max(mg::max_abs(*top_f_));
@@ -351,20 +353,25 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   top_f_ = nullptr;
   Kokkos::fence();
   rep.seconds = comm_.max(MPI_Wtime() - start);
+  announce(rep, "poisson: ", target, cfg_, comm_);
+  return rep;
+}
+
+void announce(const SolveReport& rep, const std::string& what, double target,
+              const MgConfig& cfg, const Comm& comm) {
   const std::string line = fmt::format(
-      "poisson: {} cycles, residual {:.3e} -> {:.3e} (|f| {:.3e}, target {:.3e}), mean "
+      "{}{} cycles, residual {:.3e} -> {:.3e} (|f| {:.3e}, target {:.3e}), mean "
       "reduction {:.3f} per cycle, {:.3f} s",
-      rep.cycles, rep.initial_residual, rep.final_residual, rep.rhs_norm, target,
+      what, rep.cycles, rep.initial_residual, rep.final_residual, rep.rhs_norm, target,
       rep.mean_reduction(), rep.seconds);
   if (!rep.converged) {
-    if (cfg_.fail_on_divergence)
+    if (cfg.fail_on_divergence)
       throw UserError("poisson.fail_on_divergence: the solve did not converge: " + line);
-    if (comm_.rank() == 0)
+    if (comm.rank() == 0)
       fmt::print(stderr, "patchwork: warning: not converged: {}\n", line);
-  } else if (cfg_.verbose && comm_.rank() == 0) {
+  } else if (cfg.verbose && comm.rank() == 0) {
     fmt::print("{}\n", line);
   }
-  return rep;
 }
 
 }  // namespace pw

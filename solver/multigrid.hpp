@@ -12,11 +12,13 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "amr/comm.hpp"
 #include "amr/level_data.hpp"
 #include "solver/mg_config.hpp"
+#include "solver/mg_ops.hpp"
 #include "solver/poisson_kernels.hpp"
 
 namespace pw {
@@ -32,6 +34,12 @@ struct SolveReport {
   /// (final / initial)^(1 / cycles): the mean reduction of the residual per cycle.
   double mean_reduction() const;
 };
+
+/// A solve's line, "<what>N cycles, residual ... s": printed (rank 0) when cfg.verbose;
+/// a solve that did not converge warns on stderr, or throws UserError under
+/// cfg.fail_on_divergence.
+void announce(const SolveReport& rep, const std::string& what, double target,
+              const MgConfig& cfg, const Comm& comm);
 
 class Multigrid {
  public:
@@ -50,6 +58,15 @@ class Multigrid {
   /// mean)). Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
   /// converge and cfg.fail_on_divergence. Collective.
   SolveReport solve(LevelData& phi, const LevelData& f, double floor = 0.0);
+
+  /// An approximate correction for the composite solve (solver/composite_poisson.hpp):
+  /// `cycles` cycles on lap(e) = r from e = 0 (its ghosts included), with the conditions
+  /// given to the constructor (homogeneous, for corrections). On a refined level the
+  /// coarse-fine ghosts of the level's own grid follow top_rule (left at 0 when null),
+  /// those of its coarser grids are zero at the face. For a singular problem r's mean is
+  /// removed first. Collective.
+  void correct(LevelData& e, const LevelData& r, int cycles,
+               const mg::CfGhostRule* top_rule = nullptr);
 
   /// The mean the last solve removed from f (a singular problem; else 0).
   double removed_mean() const { return shift_; }
@@ -78,6 +95,8 @@ class Multigrid {
   void restrict_residual(size_t k, LevelData& phi, const LevelData& f);
   void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
+  /// f less c on the interiors, in f_used_.
+  const LevelData& less_constant(const LevelData& f, double c);
 
   MgConfig cfg_;
   PoissonBc bc_;
@@ -88,6 +107,7 @@ class Multigrid {
   std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself
   LevelData* top_phi_ = nullptr;              // grid 0's phi and f, during solve()
   const LevelData* top_f_ = nullptr;
+  LevelData f_used_;  // f less its mean, for a singular problem
 };
 
 }  // namespace pw

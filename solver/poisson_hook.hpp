@@ -12,9 +12,12 @@ class PoissonHook : public StepHook {
   PoissonHook(const MgConfig& cfg, const PoissonBc& bc) : cfg_(cfg), bc_(bc) {}
   /// Print what the solves did (rank 0).
   void set_verbose(bool v) { cfg_.verbose = v; }
-  /// Solves so far (one per level solve) and their cycles in total.
+  /// Solves so far and their cycles in total: a solve is one level's (level by level)
+  /// or all levels' at once (composite), a cycle a V-cycle or a composite cycle.
   long solves() const { return solves_; }
   long cycles() const { return cycles_; }
+  /// "levels" or "composite" (poisson.solve).
+  virtual const char* mode() const = 0;
 
  protected:
   MgConfig cfg_;

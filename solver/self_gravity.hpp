@@ -30,6 +30,7 @@ class SelfGravitySolve : public PoissonHook {
   void at_sync(Hierarchy& h, SyncPoint when) override;
   /// Solve level l at its new time, then kick it by dt/2.
   void after_level_step(Hierarchy& h, int l, double dt) override;
+  const char* mode() const override { return "levels"; }
 
  private:
   struct Cached;  // a level's solver and fields, kept while its layout is

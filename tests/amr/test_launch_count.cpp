@@ -62,7 +62,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   fine.fill_from_coarse(crse, crse, 1.0, IntVect::uniform(2), {Interp::quadratic},
                         BcSet(1, ComponentBc()), comm);
   u.average_down_to(crse, IntVect::uniform(2), comm);
-  mg::reflect_odd_across_faces(fine);
+  mg::cf_ghosts_from_inside(fine, {});
   std::map<std::string, long> n;
   auto count = [&](const std::string& name, const std::function<void()>& op) {
     LaunchCounter c;
@@ -78,7 +78,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, true); });
   count("max_abs", [&] { mg::max_abs(u); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
-  count("reflect_odd", [&] { mg::reflect_odd_across_faces(fine); });
+  count("cf_ghosts_from_inside", [&] { mg::cf_ghosts_from_inside(fine, {}); });
   count("fill_from_coarse", [&] {
     fine.fill_from_coarse(crse, crse, 0.5, IntVect::uniform(2), {Interp::quadratic},
                           BcSet(1, ComponentBc()), comm);

@@ -66,9 +66,12 @@ pw_bad_deck(lan_distributed_levels "balance.levels: lan_distributed balances all
 pw_bad_deck(lan_distributed_gamma "balance.lan_distributed.gamma: expected a factor > 0"
   ${PW_GOOD_DECK} balance.method=lan_distributed balance.lan_distributed.gamma=0.0)
 set(PW_POISSON_DECK ${PROJECT_SOURCE_DIR}/inputs/poisson_2d.toml)
-pw_bad_deck(poisson_composite
-  "poisson.solve: \"composite\" (the multilevel solve) is not implemented yet; use \"levels\""
-  ${PW_POISSON_DECK} poisson.solve=composite)
+pw_bad_deck(poisson_solve
+  "poisson.solve: expected \"composite\" or \"levels\", got \"multilevel\""
+  ${PW_POISSON_DECK} poisson.solve=multilevel)
+pw_bad_deck(gravity_composite
+  "poisson.solve: self-gravity is solved level by level at each level step"
+  ${PROJECT_SOURCE_DIR}/inputs/clumps_3d.toml poisson.solve=composite)
 pw_bad_deck(poisson_cycles "poisson.max_cycles: expected an integer >= 1, got 0"
   ${PW_POISSON_DECK} poisson.max_cycles=0)
 pw_bad_deck(poisson_bc "poisson.bc_lo: expected \"dirichlet\", \"neumann\" or \"periodic\", got \"robin\""

@@ -11,24 +11,13 @@
 
 #include "solver/multigrid.hpp"
 #include "tests/fab_testing.hpp"
+#include "tests/solver/poisson_problems.hpp"
 
 using namespace pw;
 using pw::testing::HostFab;
+using namespace pw::testing;
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
-using Fn = std::function<double(double, double, double)>;
-
-struct Problem {
-  int dim = 3;
-  int n = 16;
-  int max_grid = 8;
-  bool periodic = true;
-  PoissonBc bc;  // for the non-periodic faces
-  Fn f, exact;
-  MgConfig cfg;
-};
 
 struct Result {
   SolveReport report;
@@ -36,13 +25,6 @@ struct Result {
          max = 0;  // error against the exact solution (its mean removed if singular)
   std::uint64_t bits = 0;  // hash of phi's bits, independent of the patch cut
 };
-
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 Result solve(const Problem& pb, const Comm& comm) {
   LevelGeom g;
@@ -109,34 +91,6 @@ Result solve(const Problem& pb, const Comm& comm) {
   r.max = comm.max(emax);
   r.bits = comm.sum(bits);
   return r;
-}
-
-Problem periodic_sines(int dim) {
-  Problem pb;
-  pb.dim = dim;
-  const double k2 = dim * 4 * kPi * kPi;
-  pb.exact = [dim](double x, double y, double z) {
-    return std::sin(2 * kPi * x) * std::sin(2 * kPi * y) *
-           (dim == 3 ? std::sin(2 * kPi * z) : 1.0);
-  };
-  pb.f = [pb, k2](double x, double y, double z) { return -k2 * pb.exact(x, y, z); };
-  return pb;
-}
-
-Problem dirichlet_sines(int dim) {
-  // phi = 2 + sin(pi x) sin(pi y) (sin(pi z)): the value 2 on every face.
-  Problem pb;
-  pb.dim = dim;
-  pb.periodic = false;
-  for (int d = 0; d < 3; ++d)
-    pb.bc.lo[d] = pb.bc.hi[d] = {BcKind::dirichlet, 2.0};
-  const double k2 = dim * kPi * kPi;
-  auto s = [dim](double x, double y, double z) {
-    return std::sin(kPi * x) * std::sin(kPi * y) * (dim == 3 ? std::sin(kPi * z) : 1.0);
-  };
-  pb.exact = [s](double x, double y, double z) { return 2.0 + s(x, y, z); };
-  pb.f = [s, k2](double x, double y, double z) { return -k2 * s(x, y, z); };
-  return pb;
 }
 
 void expect_second_order(const std::function<Problem(int)>& make,

@@ -33,6 +33,7 @@ TEST(MgConfig, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(c.pre_smooth, 2);
   EXPECT_FALSE(c.f_cycle);
   EXPECT_TRUE(c.linear_prolongation);
+  EXPECT_EQ(c.level_cycles, 2);
 }
 
 TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
@@ -43,6 +44,8 @@ TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
   EXPECT_EQ(error_of("[poisson]\npre_smooth = 0\npost_smooth = 0\n"),
             "p.toml:3: poisson.post_smooth: expected at least one smoothing sweep "
             "(pre_smooth + post_smooth >= 1)");
+  EXPECT_EQ(error_of("[poisson]\nlevel_cycles = 0\n"),
+            "p.toml:2: poisson.level_cycles: expected an integer >= 1, got 0");
   EXPECT_EQ(error_of("[poisson]\ncycle = \"W\"\n"),
             "p.toml:2: poisson.cycle: expected \"V\" or \"F\", got \"W\"");
   EXPECT_EQ(error_of("[poisson]\nomega = 2.5\n"),

@@ -1,12 +1,16 @@
 // bench_poisson [--n N ...] [--max-grid M] [--repeats R] [--rtol T] [--bc
 // periodic|dirichlet]
-// [--cycle V|F]: the multigrid solver on a uniform n^3 grid of the unit cube (patches of
-// M^3), solving lap(phi) = f to |f - L phi|_max <= T |f|_max from phi = 0. periodic:
-// f = sin(2 pi x) sin(2 pi y) sin(2 pi z); dirichlet: phi = 0 on the faces and
-// f = -3 pi^2 sin(pi x) sin(pi y) sin(pi z) -- the problems of bench_hypre_poisson.
-// Prints per n the median over repeats of: V-cycles, seconds per cycle, total seconds
-// (solve only; the grids are built once, as a time stepper would), cell-cycles per
-// second, and the final relative residual |f - L phi|_max / |f|_max.
+// [--cycle V|F] [--refined [--level-cycles K]]: the multigrid solver on a uniform n^3
+// grid of the unit cube (patches of M^3), solving lap(phi) = f to |f - L phi|_max <= T
+// |f|_max from phi = 0. periodic: f = sin(2 pi x) sin(2 pi y) sin(2 pi z); dirichlet: phi
+// = 0 on the faces and f = -3 pi^2 sin(pi x) sin(pi y) sin(pi z) -- the problems of
+// bench_hypre_poisson.
+// --refined: the same problem with a refined level (ratio 2) over the central half of
+// the cube, solved as one composite problem and level by level (rows patchwork_composite
+// and patchwork_levels).
+// Prints per n the median over repeats of: V-cycles (composite cycles), seconds per
+// cycle, total seconds (solve only; the grids are built once, as a time stepper would),
+// cell-cycles per second, and the final relative residual |f - L phi|_max / |f|_max.
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -16,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/composite_poisson.hpp"
 #include "solver/multigrid.hpp"
 
 namespace {
@@ -34,6 +39,8 @@ struct Args {
   bool f_cycle = false;
   int pre = 2, post = 2;
   double omega = 0.0;  // the solver's default
+  bool refined = false;
+  int level_cycles = 2;  // the composite solve's, per level and pass
 };
 
 Args parse(int argc, char** argv) {
@@ -62,6 +69,10 @@ Args parse(int argc, char** argv) {
       a.post = std::stoi(next());
     } else if (s == "--omega") {
       a.omega = std::stod(next());
+    } else if (s == "--level-cycles") {
+      a.level_cycles = std::stoi(next());
+    } else if (s == "--refined") {
+      a.refined = true;
     } else if (s == "--cycle") {
       a.f_cycle = next() == "F";
     } else {
@@ -72,31 +83,36 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-void run(const Args& a, int n, const pw::Comm& comm) {
-  using namespace pw;
+using namespace pw;
+
+struct Grid {
+  LevelGeom geom;
+  LevelLayout layout;
+};
+
+/// The level covering `region` of geometry g, cut into patches of at most max_grid,
+/// contiguous blocks of patches per rank.
+Grid level(const LevelGeom& g, const Box& region, int max_grid, const Comm& comm) {
+  Grid G{g, {}};
+  const int m = std::min(max_grid, region.size()[0]);
+  G.layout.boxes = chop(region, IntVect::uniform(m), IntVect::uniform(std::min(8, m)));
+  for (size_t p = 0; p < G.layout.size(); ++p)
+    G.layout.owner.push_back(int(p * size_t(comm.size()) / G.layout.size()));
+  return G;
+}
+
+LevelData rhs(const Args& a, const Grid& G, const Comm& comm) {
   const double pi = 3.14159265358979323846;
-  LevelGeom g;
-  g.dim = 3;
-  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, n - 1}};
-  for (int d = 0; d < 3; ++d) {
-    g.dx[d] = 1.0 / n;
-    g.periodic[d] = a.periodic;
-  }
-  LevelLayout L;
-  const int m = std::min(a.max_grid, n);
-  L.boxes = chop(g.domain, IntVect::uniform(m), IntVect::uniform(std::min(8, m)));
-  for (size_t p = 0; p < L.size(); ++p)  // contiguous blocks of patches per rank
-    L.owner.push_back(int(p * size_t(comm.size()) / L.size()));
-  LevelData phi("phi", L, g, 1, IntVect::uniform(1), comm.rank());
-  LevelData f("f", L, g, 1, IntVect{}, comm.rank());
-  for (size_t p = 0; p < L.size(); ++p) {
+  LevelData f("f", G.layout, G.geom, 1, IntVect{}, comm.rank());
+  for (size_t p = 0; p < G.layout.size(); ++p) {
     if (!f.owns(p)) continue;
     auto h = Kokkos::create_mirror_view(f[p].data);
-    const Box& b = L.boxes[p];
+    const Box& b = G.layout.boxes[p];
     for (int k = b.lo[2]; k <= b.hi[2]; ++k)
       for (int j = b.lo[1]; j <= b.hi[1]; ++j)
         for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
-          const double x = g.center(0, i), y = g.center(1, j), z = g.center(2, k);
+          const double x = G.geom.center(0, i), y = G.geom.center(1, j),
+                       z = G.geom.center(2, k);
           h(0, k - b.lo[2], j - b.lo[1], i - b.lo[0]) =
               a.periodic
                   ? std::sin(2 * pi * x) * std::sin(2 * pi * y) * std::sin(2 * pi * z)
@@ -104,17 +120,44 @@ void run(const Args& a, int n, const pw::Comm& comm) {
         }
     Kokkos::deep_copy(f[p].data, h);
   }
-  PoissonBc bc;
-  for (int d = 0; d < 3; ++d)
-    bc.lo[d] = bc.hi[d] = {BcKind::dirichlet, 0.0};
+  return f;
+}
+
+MgConfig config(const Args& a) {
   MgConfig cfg;
   cfg.rtol = a.rtol;
   cfg.f_cycle = a.f_cycle;
   cfg.pre_smooth = a.pre;
   cfg.post_smooth = a.post;
   cfg.omega = a.omega;
+  cfg.level_cycles = a.level_cycles;
   cfg.verbose = false;
-  Multigrid mg(L, g, bc, cfg, comm);
+  return cfg;
+}
+
+PoissonBc dirichlet_zero() {
+  PoissonBc bc;
+  for (int d = 0; d < 3; ++d)
+    bc.lo[d] = bc.hi[d] = {BcKind::dirichlet, 0.0};
+  return bc;
+}
+
+LevelGeom cube(const Args& a, int n) {
+  LevelGeom g;
+  g.dim = 3;
+  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, n - 1}};
+  for (int d = 0; d < 3; ++d) {
+    g.dx[d] = 1.0 / n;
+    g.periodic[d] = a.periodic;
+  }
+  return g;
+}
+
+void run(const Args& a, int n, const Comm& comm) {
+  const Grid G = level(cube(a, n), cube(a, n).domain, a.max_grid, comm);
+  LevelData phi("phi", G.layout, G.geom, 1, IntVect::uniform(1), comm.rank());
+  const LevelData f = rhs(a, G, comm);
+  Multigrid mg(G.layout, G.geom, dirichlet_zero(), config(a), comm);
   std::vector<double> secs, cycles, rel_max;
   for (int r = 0; r < a.repeats; ++r) {
     phi.set_val(0.0);
@@ -132,9 +175,69 @@ void run(const Args& a, int n, const pw::Comm& comm) {
         "grids={} cycles={:.0f} "
         "s_per_cycle={:.4f} total_s={:.3f} cells_cycles_per_s={:.3e} "
         "rel_residual_max={:.2e}\n",
-        a.periodic ? "periodic" : "dirichlet", n, comm.size(), m, a.f_cycle ? "F" : "V",
-        a.pre, a.post, a.omega == 0.0 ? 1.3 : a.omega, mg.num_grids(), c, t / c, t,
-        ncells * c / t, median(rel_max));
+        a.periodic ? "periodic" : "dirichlet", n, comm.size(),
+        G.layout.boxes[0].size()[0], a.f_cycle ? "F" : "V", a.pre, a.post,
+        a.omega == 0.0 ? 1.3 : a.omega, mg.num_grids(), c, t / c, t, ncells * c / t,
+        median(rel_max));
+}
+
+/// n^3 and a refined level over the central half: the composite solve and the solve
+/// level by level, from phi = 0 each time.
+void run_refined(const Args& a, int n, const Comm& comm) {
+  const LevelGeom g0 = cube(a, n);
+  const IntVect r = IntVect::uniform(2);
+  const Box half{IntVect::uniform(n / 4), IntVect::uniform(3 * n / 4 - 1)};
+  const std::vector<Grid> grids = {
+      level(g0, g0.domain, a.max_grid, comm),
+      level(g0.refined(r), refine(half, r), a.max_grid, comm)};
+  std::vector<LevelData> phi, f;
+  std::vector<CompositeLevel> levels;
+  double ncells = 0;
+  for (const Grid& G : grids) {
+    phi.emplace_back("phi", G.layout, G.geom, 1, IntVect::uniform(1), comm.rank());
+    f.push_back(rhs(a, G, comm));
+    levels.push_back({G.layout, G.geom, r});
+    ncells += double(num_cells(G.layout.boxes));
+  }
+  const PoissonBc bc = dirichlet_zero();
+  const MgConfig cfg = config(a);
+  CompositePoisson composite(levels, bc, cfg, comm);
+  Multigrid mg0(grids[0].layout, grids[0].geom, bc, cfg, comm);
+  Multigrid mg1(grids[1].layout, grids[1].geom, bc, cfg, comm);
+  for (const bool comp : {true, false}) {
+    std::vector<double> secs, cycles, rel_max;
+    for (int rep = 0; rep < a.repeats; ++rep) {
+      for (LevelData& p : phi)
+        p.set_val(0.0);
+      comm.barrier();
+      SolveReport s;
+      if (comp) {
+        s = composite.solve({&phi[0], &phi[1]}, {&f[0], &f[1]});
+      } else {
+        const double start = MPI_Wtime();
+        const SolveReport s0 = mg0.solve(phi[0], f[0]);
+        phi[1].fill_from_coarse(phi[0], phi[0], 1.0, r, {Interp::quadratic}, bc.as_bcs(),
+                                comm);
+        s = mg1.solve(phi[1], f[1]);
+        s.cycles += s0.cycles;
+        s.final_residual = std::max(s.final_residual, s0.final_residual);
+        s.rhs_norm = std::max(s.rhs_norm, s0.rhs_norm);
+        Kokkos::fence();
+        s.seconds = comm.max(MPI_Wtime() - start);
+      }
+      secs.push_back(s.seconds);
+      cycles.push_back(s.cycles);
+      rel_max.push_back(s.final_residual / s.rhs_norm);
+    }
+    const double t = median(secs), c = median(cycles);
+    if (comm.rank() == 0)
+      fmt::print(
+          "{} bc={} n={} ranks={} cells={:.0f} cycles={:.0f} s_per_cycle={:.4f} "
+          "total_s={:.3f} cells_cycles_per_s={:.3e} rel_residual_max={:.2e}\n",
+          comp ? "patchwork_composite" : "patchwork_levels",
+          a.periodic ? "periodic" : "dirichlet", n, comm.size(), ncells, c, t / c, t,
+          ncells * c / t, median(rel_max));
+  }
 }
 
 }  // namespace
@@ -146,8 +249,12 @@ int main(int argc, char** argv) {
     Kokkos::ScopeGuard kokkos(argc, argv);
     try {
       const Args a = parse(argc, argv);
-      for (int n : a.n)
-        run(a, n, pw::Comm(MPI_COMM_WORLD));
+      for (int n : a.n) {
+        if (a.refined)
+          run_refined(a, n, pw::Comm(MPI_COMM_WORLD));
+        else
+          run(a, n, pw::Comm(MPI_COMM_WORLD));
+      }
     } catch (const std::exception& e) {
       fmt::print(stderr, "{}\n", e.what());
       code = 2;

@@ -1,0 +1,89 @@
+// The composite Poisson solve over an AMR hierarchy (AMReX's MLMG and Chombo's
+// AMRPoisson solve this problem): one problem on the valid cells of every level (the
+// cells no finer level covers), coupled across coarse-fine faces both ways. A fine
+// level's ghost cells hold the coarser solution interpolated quadratically, and a coarse
+// cell beside a finer patch takes, through that face, the mean of the fine face
+// gradients in place of its own (flux matching, by the refluxing FluxRegister), so the
+// discrete Gauss theorem holds over the composite grid. A covered coarse cell holds the
+// mean of the fine values over it.
+//
+// Iteration: the fast adaptive composite grid method (FAC, McCormick 1989). A cycle
+// computes the composite residual (finest level first; covered cells get the finer
+// level's, averaged), then corrects level by level, coarsest first: one multigrid cycle
+// on the whole level for the residual restricted to it, with zero correction at its
+// coarse-fine faces, added to the level; each finer level's residual is then recomputed
+// from the corrected values below before it is corrected in turn. Every step is
+// independent of the patch cut and the rank count (the level solver's are, and the
+// register applies its corrections in a fixed order), so phi is bitwise the same at any
+// rank count.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "amr/flux_register.hpp"
+#include "solver/multigrid.hpp"
+
+namespace pw {
+
+/// One level of the hierarchy the solve runs on.
+struct CompositeLevel {
+  LevelLayout layout;
+  LevelGeom geom;
+  IntVect ratio;  // to the next finer level (unused on the finest)
+};
+
+class CompositePoisson {
+ public:
+  /// levels[0] covers the domain; each finer level is properly nested in the one below.
+  /// Collective over comm.
+  CompositePoisson(const std::vector<CompositeLevel>& levels, const PoissonBc& bc,
+                   const MgConfig& cfg, const Comm& comm);
+  ~CompositePoisson();
+
+  /// Solve lap(phi) = f on the composite grid (component 0 of each field): phi[l] (>= 1
+  /// ghost cell) holds the first guess and gets the solution, its covered cells the mean
+  /// of the finer values; f[l] is read on the valid cells. A singular problem (periodic
+  /// or Neumann everywhere) has the composite mean of f removed first (removed_mean()),
+  /// and phi is returned with zero composite mean. Stops when the composite residual's
+  /// max over the valid cells is at most max(rtol |f|_max, atol). Prints one line (rank
+  /// 0) when cfg.verbose; a solve that does not converge warns, or throws UserError
+  /// under cfg.fail_on_divergence.
+  SolveReport solve(const std::vector<LevelData*>& phi,
+                    const std::vector<const LevelData*>& f);
+
+  /// res[l] = the composite residual f - L phi of the last solve's answer (f less the
+  /// removed mean), covered cells the finer level's averaged. One component each.
+  void residual(const std::vector<LevelData*>& res) const;
+
+  /// The composite mean of f that the last solve removed (singular problems; else 0).
+  double removed_mean() const { return shift_; }
+  int num_levels() const { return int(levels_.size()); }
+
+ private:
+  struct Level;
+  /// Level l's residual from the phi it holds: its ghosts (same level, and interpolated
+  /// from level l - 1), f - L phi, its face gradients; the coarse-fine faces with level
+  /// l + 1 corrected from that level's register and its covered cells from its residual
+  /// (both as last computed); level l's own register refilled for level l - 1.
+  void level_residual(size_t l);
+  /// level_residual of the finest level down to level l: level l's residual, with the
+  /// finer levels' fluxes and residuals from the values they now hold.
+  void residuals_down_to(size_t l);
+  /// The composite residual of every level (finest first); returns its max.
+  double composite_residual();
+  /// Interiors of every level's phi (or f) under a finer level = the finer mean.
+  void average_down(bool of_phi);
+  /// The composite mean of the f the solve holds (f averaged down, level 0's mean).
+  double composite_mean();
+
+  MgConfig cfg_;
+  PoissonBc bc_;
+  BcSet zero_bcs_;  // for corrections
+  Comm comm_;
+  bool singular_ = false;
+  double shift_ = 0.0;
+  std::vector<std::unique_ptr<Level>> levels_;
+};
+
+}  // namespace pw
