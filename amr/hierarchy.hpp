@@ -100,12 +100,17 @@ class Hierarchy {
   }
   /// Average every level down onto the next coarser one, finest first.
   void average_down_all();
+  /// Add `seconds` of work on level l (an elliptic solve, this rank's time) to its owned
+  /// patches' measured costs, shared by cells as the update's time is.
+  void add_measured_seconds(int l, double seconds);
 
  private:
   void advance_level(int l, double dt);
   /// Level l's update from `time` over dt (its fine fluxes into its flux register), its
   /// time added to the patches' measured seconds.
   void advance_patches(int l, double time, double dt);
+  /// `seconds` shared among level l's owned patches by cells (0 for the others).
+  std::vector<double> shared_by_cells(int l, double seconds) const;
   void average_down(int fine);
   /// Level-(l+1) boxes from tags on level l's current data.
   BoxList tag_and_cluster(int l);

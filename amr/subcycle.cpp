@@ -26,12 +26,7 @@ void Hierarchy::advance_patches(int l, double time, double dt) {
       l > 0 ? &L.reg : nullptr};
   physics_.advance_level(L.geom, update, time, dt, counters_);
   Kokkos::fence();
-  const double elapsed = MPI_Wtime() - start;
-  const long cells = L.u_old.interiors().cells();  // owned cells
-  std::vector<double> seconds(L.layout.size(), 0.0);
-  for (size_t p = 0; p < L.layout.size(); ++p)
-    if (L.owns(int(p), comm_.rank()))
-      seconds[p] = elapsed * double(L.layout.boxes[p].num_cells()) / double(cells);
+  std::vector<double> seconds = shared_by_cells(l, MPI_Wtime() - start);
   if (physics_.emulates_work()) {
     for (size_t p = 0; p < L.layout.size(); ++p) {
       if (!L.owns(int(p), comm_.rank())) continue;
@@ -49,6 +44,22 @@ void Hierarchy::advance_patches(int l, double time, double dt) {
   }
   for (size_t p = 0; p < seconds.size(); ++p)
     L.seconds[p] += seconds[p];
+}
+
+std::vector<double> Hierarchy::shared_by_cells(int l, double seconds) const {
+  const Level& L = levels_[l];
+  const long cells = L.u_new.interiors().cells();  // owned cells
+  std::vector<double> out(L.layout.size(), 0.0);
+  for (size_t p = 0; p < L.layout.size(); ++p)
+    if (L.owns(int(p), comm_.rank()))
+      out[p] = seconds * double(L.layout.boxes[p].num_cells()) / double(cells);
+  return out;
+}
+
+void Hierarchy::add_measured_seconds(int l, double seconds) {
+  const std::vector<double> s = shared_by_cells(l, seconds);
+  for (size_t p = 0; p < s.size(); ++p)
+    levels_[l].seconds[p] += s[p];
 }
 
 void Hierarchy::advance_level(int l, double dt) {

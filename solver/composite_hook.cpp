@@ -45,7 +45,16 @@ void CompositePoissonHook::at_sync(Hierarchy& h, SyncPoint /*when*/) {
     f.push_back(&f_[l]);
     res.push_back(&res_[l]);
   }
-  const SolveReport r = solver_->solve(phi, f);
+  const double start = MPI_Wtime();
+  const SolveReport r = solver_->solve(phi, f);  // fenced
+  // This rank's time, shared among the levels by cells (each level's corrections are
+  // cycles of its own multigrid), then among each level's patches.
+  const double elapsed = MPI_Wtime() - start;
+  double cells = 0;
+  for (size_t l = 0; l < n; ++l)
+    cells += double(phi_[l].interiors().cells());
+  for (size_t l = 0; l < n && cells > 0; ++l)
+    h.add_measured_seconds(int(l), elapsed * double(phi_[l].interiors().cells()) / cells);
   ++solves_;
   cycles_ += r.cycles;
   if (fields_.res >= 0) solver_->residual(res);

@@ -43,7 +43,9 @@ void LevelByLevelPoisson::at_sync(Hierarchy& h, SyncPoint /*when*/) {
       c->phi.fill_from_coarse(below.phi, below.phi, 1.0, h.config().ratio(l - 1),
                               {Interp::quadratic}, bc_.as_bcs(), comm);
     }
-    const SolveReport r = c->mg->solve(c->phi, c->f);
+    const double start = MPI_Wtime();
+    const SolveReport r = c->mg->solve(c->phi, c->f);  // fenced
+    h.add_measured_seconds(l, MPI_Wtime() - start);
     ++solves_;
     cycles_ += r.cycles;
     if (cfg_.verbose && comm.rank() == 0)

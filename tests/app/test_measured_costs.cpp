@@ -1,14 +1,19 @@
 // Measured costs after the level-wide update: the stepper times a level's update as a
 // whole and shares it among the patches by cells, and times advection.extra_work patch
-// by patch, so that the planner still sees which patches cost more per cell.
+// by patch, so that the planner still sees which patches cost more per cell; the
+// Poisson solves are timed and shared by cells too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "amr/hierarchy.hpp"
 #include "physics/registry.hpp"
+#include "solver/composite_hook.hpp"
+#include "solver/level_poisson.hpp"
 #include "tests/app/run_testing.hpp"
 
 using namespace pw;
@@ -96,6 +101,48 @@ TEST(MeasuredCosts, ExtraWorkMakesItsPatchesCostMorePerCell) {
   ASSERT_GE(n_hot, 1);
   ASSERT_LT(n_hot, int(c.size()));
   EXPECT_GT(hot, 3 * cold);
+}
+
+/// The Poisson workload's costs include its solves: over 4 coarse steps with no regrid
+/// (levels built once), the costs the planner is told, summed over patches and steps, are
+/// at least half the solve phase's time, which also holds the solver's set-up and the
+/// copies in and out (the update, moving the clumps' f, costs far less: without the
+/// solves the sum is a few percent of that phase).
+void expect_costs_include_the_solve(const std::string& mode) {
+  const Comm comm(MPI_COMM_SELF);
+  const Deck deck = Deck::parse(pw::testing::clumps_deck(2), "costs.toml",
+                                {"output.write=false", "amr.max_level=1",
+                                 "amr.regrid_interval=100", "poisson.solve=" + mode});
+  const auto physics = make_physics(deck);
+  RecordingPlanner planner;
+  Hierarchy h(read_amr_config(deck), *physics, planner, comm);
+  const MgConfig mg = read_mg_config(deck);
+  const PoissonBc bc = read_poisson_bc(deck, h.config().geom0);
+  std::unique_ptr<PoissonHook> hook;
+  if (mode == "composite")
+    hook = std::make_unique<CompositePoissonHook>(mg, bc, physics->elliptic());
+  else
+    hook = std::make_unique<LevelByLevelPoisson>(mg, bc, physics->elliptic());
+  hook->set_verbose(false);
+  h.set_step_hook(hook.get());
+  h.initialize();
+  const int steps = 4;
+  for (int s = 0; s < steps; ++s)
+    h.advance(h.stable_dt());
+  h.rebalance();
+  double told = 0;  // per coarse step
+  for (const std::vector<double>& level : planner.seconds)
+    for (double x : level)
+      told += x;
+  const double solve = h.timers().seconds().at("solve");
+  std::printf("%s: costs told %.4f s per step, solve phase %.4f s per step\n",
+              mode.c_str(), told, solve / steps);
+  EXPECT_GE(told * steps, 0.5 * solve) << mode;
+}
+
+TEST(MeasuredCosts, IncludeThePoissonSolves) {
+  expect_costs_include_the_solve("composite");
+  expect_costs_include_the_solve("levels");
 }
 
 }  // namespace measured_costs_test
