@@ -62,6 +62,9 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   if (!restart.empty())  // a bad file is a UserError here, before any work
     restart_ = std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(),
                                             physics_->nghost(), comm_);
+  if (restart_)
+    if (const std::string why = restart_->units_differ(units_); !why.empty())
+      throw UserError(why);
 }
 
 Simulation::~Simulation() = default;

@@ -75,6 +75,26 @@ std::string Checkpoint::nothing_to_do(const AmrConfig& cfg) const {
   return "";
 }
 
+namespace {
+
+std::string describe(const CodeUnits& u) {
+  if (!u.set()) return "none (dimensionless)";
+  return fmt::format("length {:g} cm, time {:g} s, mass {:g} g", u.length, u.time,
+                     u.mass);
+}
+
+}  // namespace
+
+std::string Checkpoint::units_differ(const CodeUnits& deck) const {
+  if (deck.length == units_.length && deck.time == units_.time &&
+      deck.mass == units_.mass)
+    return "";
+  return fmt::format(
+      "restart: {}: the dump's code units are {}, the deck's [units] {}: one run's dumps "
+      "share one unit system (set [units] as the dump has them)",
+      path_, describe(units_), describe(deck));
+}
+
 void Checkpoint::read_metadata(const AmrConfig& cfg,
                                const std::vector<std::string>& names, int nghost,
                                const Comm& comm) {
@@ -106,6 +126,10 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     if (file_names != names)
       bad(fmt::format("holds the components [{}], the deck's physics has [{}]",
                       fmt::join(file_names, ", "), fmt::join(names, ", ")));
+    if (H5Aexists(file, "length_unit") > 0)
+      units_ = {h5::read_attr_double(file, "length_unit"),
+                h5::read_attr_double(file, "time_unit"),
+                h5::read_attr_double(file, "mass_unit")};
     const int nlev = h5::read_attr_int(file, "num_levels");
     if (nlev < 1) bad(fmt::format("num_levels is {}", nlev));
     if (nlev - 1 > cfg.max_level)

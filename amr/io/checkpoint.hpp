@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "amr/hierarchy.hpp"
+#include "amr/io/code_units.hpp"
 
 namespace pw {
 
@@ -37,6 +38,10 @@ class Checkpoint {
   /// Why a run of `cfg` from this checkpoint has nothing to do (its step is at or
   /// beyond time.max_step, or its time at time.stop_time), or "" when it has.
   std::string nothing_to_do(const AmrConfig& cfg) const;
+  /// Why the deck's [units] do not fit this dump's (its length_unit, time_unit and
+  /// mass_unit, or none: dimensionless): one run's dumps share one unit system for
+  /// their readers. "" when they agree.
+  std::string units_differ(const CodeUnits& deck) const;
 
   /// Rebuild `h` from the data read by the constructor (Hierarchy::restore), and release
   /// it. Collective over h.comm(), which must be the constructor's `comm`. Pre: h was
@@ -56,6 +61,7 @@ class Checkpoint {
   int step_ = 0;
   std::vector<std::string> names_;
   std::vector<double> initial_totals_;
+  CodeUnits units_;                                 // as the dump records them
   std::vector<LevelLayout> layouts_;                // owners: as written, or p % ranks
   std::vector<std::vector<std::int64_t>> offsets_;  // per level: data:offsets=0
   std::vector<std::vector<std::uint64_t>> patch_sums_;  // per level: data:checksums

@@ -31,6 +31,18 @@ function(pw_hostile_restart case expected)
   endforeach()
 endfunction()
 
+# A deck whose [units] are not the dump's (which has none): one run, one unit system.
+foreach(np 1 2)
+  add_test(NAME hostile_restart.units_differ.np${np}
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/expect_error.sh
+            "the dump's code units are none (dimensionless), the deck's [units] length 2 cm, time 3 s, mass 4 g"
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
+            $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} time.max_step=4 output.write=false
+            restart=${PW_HOSTILE_GOOD} units.length=2.0 units.time=3.0 units.mass=4.0)
+  set_tests_properties(hostile_restart.units_differ.np${np} PROPERTIES
+    ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60 FIXTURES_REQUIRED pw_hostile_restart)
+endforeach()
+
 # A bad disk: a flipped bit, checksums as written.
 pw_hostile_restart(data_bit "level_1/data:datatype=0: patch 0 fails its checksum")
 pw_hostile_restart(box_bit "level_1/boxes: fails its checksum")
