@@ -1,5 +1,10 @@
-"""yt and Patchwork's dumps: load(path) opens a dump with its code units, and
-add_gas_fields(ds) adds the gas fields of hydro dumps.
+"""yt and Patchwork's dumps: load(path) opens a dump with its code units and its domain
+where the deck put it, and add_gas_fields(ds) adds the gas fields of hydro dumps.
+
+load: yt's Chombo frontend places the domain's lower corner at the origin whatever the
+file says (it reads prob_domain and dx, not prob_lo). load opens the dump through a
+subclass of yt's ChomboDataset that adds Chombo_global's prob_lo (domain.prob_lo of the
+deck) to the domain's edges and every grid's: positions in yt are the deck's.
 
 load: yt's Chombo frontend reads no units from a file and assumes 1 cm, 1 g and 1 s. A dump
 whose deck set [units] records them (root attributes length_unit, time_unit, mass_unit, in
@@ -36,16 +41,54 @@ def code_units(path):
         return {a: (float(f.attrs[a]), unit) for a, unit in UNITS.items()}
 
 
+_DATASET = []  # the dataset class, made on first use (yt is imported only then)
+
+
+def dataset_class():
+    """yt's ChomboDataset with the domain at the dump's prob_lo."""
+    if _DATASET:
+        return _DATASET[0]
+    import numpy as np
+    from yt.frontends.chombo.data_structures import ChomboDataset, ChomboHierarchy
+
+    class PatchworkHierarchy(ChomboHierarchy):
+        def _parse_index(self):
+            super()._parse_index()  # grids placed from the origin
+            self.grid_left_edge += self.dataset.domain_left_edge
+            self.grid_right_edge += self.dataset.domain_left_edge
+
+    class PatchworkDataset(ChomboDataset):
+        _index_class = PatchworkHierarchy
+
+        def _prob_lo(self):
+            g = self._handle["Chombo_global/"]
+            if "prob_lo" not in g.attrs:
+                return 0.0
+            return np.asarray(g.attrs["prob_lo"], dtype="float64")[:self.dimensionality]
+
+        def _calc_left_edge(self):
+            return super()._calc_left_edge() + self._prob_lo()
+
+        def _calc_right_edge(self):
+            return super()._calc_right_edge() + self._prob_lo()
+
+        @classmethod
+        def _is_valid(cls, filename, *args, **kwargs):
+            return False  # yt.load keeps choosing its own class; load() picks this one
+
+    _DATASET.append(PatchworkDataset)
+    return PatchworkDataset
+
+
 def load(path, **kwargs):
-    """yt.load(path) with the dump's code units (see above); `kwargs` go to yt.load and
-    win over what the dump says."""
-    import yt
+    """The dump as a yt dataset with its code units and its domain where the deck put it
+    (see above); `kwargs` go to the dataset and win over what the dump says."""
     units = code_units(path)
     if units:
         kwargs.setdefault("units_override", units)
     else:
         kwargs.setdefault("unit_system", "code")
-    return yt.load(path, **kwargs)
+    return dataset_class()(path, **kwargs)
 
 
 def deck_gamma(path):

@@ -57,9 +57,9 @@ std::vector<std::string> dump_warnings(const AmrConfig& cfg) {
   for (int d = 0; d < g.dim; ++d)
     if (g.prob_lo[d] != 0) {
       w.push_back(
-          "domain.prob_lo is not 0: yt places the domain at the origin (the true origin "
-          "is "
-          "in Chombo_global/prob_lo and in the .xmf)");
+          "domain.prob_lo is not 0: yt.load places the domain at the origin; open the "
+          "dumps with tools/patchwork_yt.load, which places it at prob_lo (recorded in "
+          "Chombo_global and the .xmf)");
       break;
     }
   return w;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""yt opens Patchwork dumps: for each DUMP.h5 given, yt's Chombo frontend (no plugin) finds
-the levels and grids h5py sees, and the field value at the centre of a cell of the finest
-level equals the value h5py reads at that cell's place in data:datatype=0. The .xmf next to
+"""yt opens Patchwork dumps: for each DUMP.h5 given, yt's Chombo frontend (through
+tools/patchwork_yt.load, which places the domain at the deck's prob_lo) finds the levels
+and grids h5py sees, the domain starts at prob_lo, and the field value at the centre of a
+cell of the finest level equals the value h5py reads at that cell's place in
+data:datatype=0. The .xmf next to
 each dump is checked too: every hyperslab lies inside the HDF5 dataset it names and has as
 many values as its grid has cells.
 
@@ -48,6 +50,7 @@ def check_xdmf(xmf, h5py):
 
 
 def check_dump(path, yt, h5py):
+    import patchwork_yt
     with h5py.File(path, "r") as f:
         dim = int(f["Chombo_global"].attrs["SpaceDim"])
         nlev = int(f.attrs["num_levels"])
@@ -60,15 +63,19 @@ def check_dump(path, yt, h5py):
         lo = [int(box[f"lo_{a}"]) for a in "ijk"[:dim]]
         offset = int(fine["data:offsets=0"][0])
         expected = float(fine["data:datatype=0"][offset])  # component 0, first cell
+        prob_lo = [float(x) for x in f["Chombo_global"].attrs["prob_lo"]]
     assert nlev > 1, f"{path}: no refined level to check"
-    ds = yt.load(path)
+    ds = patchwork_yt.load(path)
     assert ds.index.max_level + 1 == nlev, (ds.index.max_level, nlev)
     assert len(ds.index.grids) == ngrids, (len(ds.index.grids), ngrids)
-    centre = [(i + 0.5) * dx for i in lo] + [0.5] * (3 - dim)
+    left = [float(x) for x in ds.domain_left_edge.d[:dim]]
+    assert left == prob_lo, f"{path}: yt's domain starts at {left}, the deck's at {prob_lo}"
+    # The first cell of the finest level's first box, where the deck put it.
+    centre = [prob_lo[a] + (i + 0.5) * dx for a, i in enumerate(lo)] + [0.5] * (3 - dim)
     got = float(ds.point(centre)[("chombo", name)][0])
     assert got == expected, f"{path}: yt {got} at {centre}, h5py {expected}"
     print(f"{path}: {dim}D, {nlev} levels, {ngrids} grids, {ncomp} components, "
-          f"{name} at {centre} = {got} (yt) = {expected} (h5py)")
+          f"domain from {prob_lo}, {name} at {centre} = {got} (yt) = {expected} (h5py)")
     check_gas(path, ds, h5py)
     check_units(path, h5py)
 

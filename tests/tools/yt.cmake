@@ -23,9 +23,10 @@ endfunction()
 pw_yt_dump(2d bubble_2d.toml time.max_step=4)
 pw_yt_dump(3d bubble_3d.toml time.max_step=2)
 pw_yt_dump(hydro blast_2d.toml time.max_step=4 domain.n_cell=[64,64])
-# Code units in cgs (a parsec, a million years, a solar mass): yt must report these.
+# Code units in cgs (a parsec, a million years, a solar mass): yt must report these; and
+# a domain away from the origin, where yt must place it.
 pw_yt_dump(units bubble_2d.toml time.max_step=4 units.length=3.0857e18 units.time=3.15576e13
-  units.mass=1.989e33)
+  units.mass=1.989e33 domain.prob_lo=[-0.25,0.125] domain.prob_hi=[0.75,1.125])
 pw_yt_dump(gravity clumps_3d.toml time.max_step=2 domain.n_cell=[16,16,16]
   amr.blocking_factor=4 amr.max_grid_size=8 amr.max_level=1)
 
