@@ -72,6 +72,22 @@ def prob_lo(f):
     return [float(x) for x in lo] if lo is not None and len(lo) == dim else [0.0] * dim
 
 
+def spacing(f, level):
+    """Level `level`'s cell size per direction: its dx (the x spacing) times each
+    direction's aspect from Chombo_global/prob_lo and prob_hi (cubic cells in files
+    without prob_hi)."""
+    dim = int(f["Chombo_global"].attrs["SpaceDim"])
+    dx = float(f[f"level_{level}"].attrs["dx"])
+    hi = f["Chombo_global"].attrs.get("prob_hi")
+    if hi is None or len(hi) != dim:
+        return [dx] * dim
+    lo = prob_lo(f)
+    pd = f["level_0"].attrs["prob_domain"]
+    n = [int(pd[f"hi_{a}"]) - int(pd[f"lo_{a}"]) + 1 for a in "ijk"[:dim]]
+    h0 = [(float(hi[d]) - lo[d]) / n[d] for d in range(dim)]
+    return [dx * h0[d] / h0[0] for d in range(dim)]
+
+
 def damaged(path, e):
     """The Failure for a dump that opened but failed to read (a damaged dataset)."""
     return Failure(f"{path}: damaged dump, reading it failed ({type(e).__name__}: "

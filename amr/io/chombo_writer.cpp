@@ -252,9 +252,14 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   {
     h5::Id global = h5::create_group(file, "Chombo_global");
     h5::attr_int(global, "SpaceDim", dim);
-    // yt places the domain at dx * prob_domain (origin 0); the true origin is here.
+    // yt places the domain at dx * prob_domain (origin 0); the true origin is here, and
+    // the far corner (Chombo's dx is the x spacing only; cells need not be cubic).
     h5::attr_doubles(global, "prob_lo",
                      std::vector<double>(cfg.geom0.prob_lo, cfg.geom0.prob_lo + dim));
+    std::vector<double> hi(size_t(dim), 0.0);
+    for (int d = 0; d < dim; ++d)
+      hi[size_t(d)] = cfg.geom0.prob_lo[d] + cfg.geom0.domain.size()[d] * cfg.geom0.dx[d];
+    h5::attr_doubles(global, "prob_hi", hi);
     h5::seal_attributes(global);
   }
   {

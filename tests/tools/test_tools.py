@@ -2,8 +2,9 @@
 """The tools/ scripts work on a run's output: each answers --help, and on the dumps and
 load histories of runs at 1 and 2 ranks (directories given) writes a PNG that is not blank
 (more than a few kB, and not one uniform colour). plot_slice_prob_lo: the dump in
-./prob_lo (a domain [-1, 0] x [2, 3], the blob at (-0.5, 2.75)) is drawn in physical
-coordinates: the axes and the patches span the domain, and a refined patch holds the blob.
+./prob_lo (a domain [-1, 0] x [2, 4] of cells twice as tall as wide, the blob at
+(-0.5, 2.75)) is drawn in physical coordinates: the axes and the patches span the domain,
+and a refined patch holds the blob.
 Usage:
 
   test_tools.py CHECK TOOLS_DIR RUN_DIR...   (CHECK: plot_slice, plot_slice_prob_lo,
@@ -60,7 +61,7 @@ def history(run_dir):
 
 
 def check_prob_lo(script, dump, out):
-    """plot_slice's figure of a dump whose domain is [-1, 0] x [2, 3]."""
+    """plot_slice's figure of a dump whose domain is [-1, 0] x [2, 4]."""
     import types
     loader = importlib.machinery.SourceFileLoader("plot_slice", script)
     tool = types.ModuleType(loader.name)
@@ -68,12 +69,12 @@ def check_prob_lo(script, dump, out):
     loader.exec_module(tool)
     fig = tool.make_figure(tool.parse_args([dump]))
     ax = fig.axes[0]
-    assert ax.get_xlim() == (-1.0, 0.0) and ax.get_ylim() == (2.0, 3.0), (
+    assert ax.get_xlim() == (-1.0, 0.0) and ax.get_ylim() == (2.0, 4.0), (
         ax.get_xlim(), ax.get_ylim())
     ext = [im.get_extent() for im in ax.images]
     span = (min(e[0] for e in ext), max(e[1] for e in ext),
             min(e[2] for e in ext), max(e[3] for e in ext))
-    assert span == (-1.0, 0.0, 2.0, 3.0), f"the patches span {span}"
+    assert span == (-1.0, 0.0, 2.0, 4.0), f"the patches span {span}"
     # Outlines of refined patches (zorder 100 + level): one holds the blob's centre.
     fine = [r for r in ax.patches if r.get_zorder() > 100]
     assert fine, "no refined patch outlined"

@@ -18,13 +18,14 @@ foreach(np 1 2)
     PROCESSORS ${np} TIMEOUT 300)
 endforeach()
 
-# A domain away from the origin, for plot_slice's axes (domain.prob_lo).
+# A domain away from the origin with cells twice as tall as wide, for plot_slice's axes
+# (domain.prob_lo, prob_hi).
 add_test(NAME tools.run_prob_lo
   COMMAND ${CMAKE_COMMAND} -E env ${PW_TEST_ENV}
           ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${PW_MPIEXEC_PREFLAGS}
           $<TARGET_FILE:patchwork> ${PROJECT_SOURCE_DIR}/inputs/bubble_2d.toml
           output.write=true output.dir=prob_lo time.max_step=2
-          "domain.prob_lo=[-1.0,2.0]" "domain.prob_hi=[0.0,3.0]"
+          "domain.prob_lo=[-1.0,2.0]" "domain.prob_hi=[0.0,4.0]"
           "advection.blob_center=[-0.5,2.75]"
   WORKING_DIRECTORY ${PW_TOOLS_DIR})
 set_tests_properties(tools.run_prob_lo PROPERTIES FIXTURES_SETUP tools_runs TIMEOUT 300)
