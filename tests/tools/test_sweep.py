@@ -328,14 +328,14 @@ def check_jobs(tools, exe, work):
             assert sorted(seen) == sorted(listed), (sorted(seen), sorted(listed))
     # flux has no job arrays: a one-line error
     p = sweep(tools, [os.path.join(work, "jobs_slurm_array.toml"), "--launcher", "flux",
-                      "--dry-run"], expect=1)
+                      "--dry-run"], expect=2)
     assert p.stderr.startswith("sweep: error:") and "array" in p.stderr
 
 
 def check_weak(tools, exe, work):
     path = os.path.join(work, "weak.toml")
     write_sweep(path, exe, [2, 4, 8, 3], ["knapsack"], ["time.max_step=3"])
-    err = sweep(tools, [path, "--weak", "--dry-run"], expect=1).stderr
+    err = sweep(tools, [path, "--weak", "--dry-run"], expect=2).stderr
     assert "multiples of the smallest" in err, err
     write_sweep(path, exe, [1, 2, 4, 8, 6], ["knapsack"], ["time.max_step=3"])
     lines = sweep(tools, [path, "--weak", "--dry-run"]).stdout.splitlines()
@@ -421,7 +421,7 @@ def check_bad_args(tools, exe, work):
                            (["--dry-run"] if args and args[0] == path else []),
                            capture_output=True, text=True)
         print(f"$ sweep {' '.join(args)} -> {p.returncode}: {p.stderr.strip()}")
-        assert p.returncode != 0
+        assert p.returncode == 2  # bad input
         assert "Traceback" not in p.stderr
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
         assert p.stderr.startswith("sweep: error:") and expected in p.stderr, expected

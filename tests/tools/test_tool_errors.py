@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every Python tool under tools/ answers bad arguments and missing or foreign files (not a
 Patchwork dump, a text file, a truncated HDF5, a directory) with one line on stderr that
-starts with its name, a non-zero exit code, and never a traceback. Each case must fail
+starts with its name, exit code 2 (bad input), and never a traceback. Each case must fail
 before any work starts (the benchmark tools are given a real build, so that the check of
 the argument after it is reached, never a run). Usage:
 
@@ -89,7 +89,7 @@ def cases(f, build):
 
 
 def check(tools, tool, args):
-    """One case: non-zero exit, one line on stderr starting with the tool's name, no
+    """One case: exit code 2, one line on stderr starting with the tool's name, no
     traceback. Returns what was wrong, or None."""
     cmd = [sys.executable, os.path.join(tools, tool)] + args
     try:
@@ -100,8 +100,8 @@ def check(tools, tool, args):
     print(f"{tool} {' '.join(args)} -> {p.returncode}: {p.stderr.strip()}")
     if "Traceback" in p.stderr or "Traceback" in p.stdout:
         return "a traceback"
-    if p.returncode == 0:
-        return "exit code 0"
+    if p.returncode != 2:  # bad input: pwcli.BAD_INPUT, as argparse's own
+        return f"exit code {p.returncode}, expected 2"
     if len(lines) != 1:
         return f"{len(lines)} lines on stderr"
     if not lines[0].startswith(f"{tool}: "):
