@@ -15,10 +15,11 @@ namespace pw {
 
 namespace {
 
-/// The existing history's text up to its last complete row; "" (and `why` set) when it
-/// is not a load history with `header`. `dropped`: a partial last row was cut.
-std::string complete_rows(const std::string& file, const std::string& header,
-                          std::string& why, bool& dropped) {
+/// The existing history's text up to its last complete row, without the rows of step
+/// `from` on (counted in `later`); "" (and `why` set) when it is not a load history with
+/// `header`. `dropped`: a partial last row was cut.
+std::string complete_rows(const std::string& file, const std::string& header, int from,
+                          std::string& why, bool& dropped, int& later) {
   std::ifstream in(file, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
@@ -31,7 +32,25 @@ std::string complete_rows(const std::string& file, const std::string& header,
   const size_t end = text.rfind('\n') + 1;
   dropped = end != text.size();
   text.resize(end);
-  return text;
+  // A run restarted from the dump of step S takes the balancing steps of step S (they
+  // come while step S + 1 is taken, after the dump) and later ones again: the history's
+  // rows of those belong to the run it continues past that point, and would come
+  // twice. (From the dump of step 0 this drops the initial layout's rows too.)
+  std::string kept = header + "\n";
+  later = 0;
+  for (size_t at = header.size() + 1; at < text.size();) {
+    const size_t next = text.find('\n', at) + 1;
+    const std::string row = text.substr(at, next - at);
+    const size_t comma = row.find(',');
+    const long step =
+        comma == std::string::npos ? 0 : std::strtol(&row[comma + 1], nullptr, 10);
+    if (step >= from)
+      ++later;
+    else
+      kept += row;
+    at = next;
+  }
+  return later > 0 ? kept : text;
 }
 
 }  // namespace
@@ -45,25 +64,28 @@ std::string LoadHistory::path(const OutputConfig& cfg) {
   return cfg.dir + "/" + cfg.prefix + "_load.csv";
 }
 
-LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append)
+LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_step)
     : path_(path(cfg)), comm_(comm) {
+  const bool append = restart_step >= 0;
   std::string why;
   if (comm.rank() == 0) {
     // A restarted run goes on with the history of the run it continues, if there is one,
     // without a row that a crash cut short; the repaired file replaces it whole.
     bool dropped = false;
+    int later = 0;
     const std::string rows =
-        append ? complete_rows(path_, header(), why, dropped) : std::string();
+        append ? complete_rows(path_, header(), restart_step, why, dropped, later)
+               : std::string();
+    const bool rewrite = rows.empty() || dropped || later > 0;
     if (why.empty()) {
       const std::string tmp = path_ + ".tmp";
-      file_ = std::fopen((rows.empty() || dropped ? tmp : path_).c_str(),
-                         rows.empty() || dropped ? "w" : "a");
+      file_ = std::fopen((rewrite ? tmp : path_).c_str(), rewrite ? "w" : "a");
       if (file_ == nullptr)
         why = std::strerror(errno);
       else
         std::fseek(file_, 0, SEEK_END);  // where write() measures the rows from
     }
-    if (why.empty() && (rows.empty() || dropped)) {
+    if (why.empty() && rewrite) {
       why = write(rows.empty() ? std::string(header()) + "\n" : rows);
       if (why.empty() && std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
         why = std::strerror(errno);
@@ -73,6 +95,12 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append)
                  "patchwork: warning: load history {}: dropped a partial last row (a "
                  "crash while it was written)\n",
                  path_);
+    if (why.empty() && later > 0)
+      fmt::print(
+          stderr,
+          "patchwork: warning: load history {}: dropped {} rows of step {} on (the "
+          "run takes them again from the dump of step {})\n",
+          path_, later, restart_step, restart_step);
   }
   // Every rank learns of a failure, so that none waits in a collective later on.
   why = first_error(comm, why);

@@ -26,10 +26,12 @@ class LoadHistory {
   /// one; other ranks hold nothing.
   /// Collective. Precondition: cfg.dir exists (make_output_dir). Throws UserError on
   /// every rank when the file cannot be opened or written.
-  /// With `append` (a restarted run), rows go after those of an existing history. One
-  /// whose header is another is refused (UserError); a partial last row (a crash
-  /// mid-write) is dropped, with a warning, before any row is added.
-  LoadHistory(const OutputConfig& cfg, const Comm& comm, bool append = false);
+  /// With restart_step >= 0 (a run restarted from the dump of that step), rows go after
+  /// those of an existing history. One whose header is another is refused (UserError);
+  /// a partial last row (a crash mid-write) and the rows of step restart_step on (the
+  /// restarted run takes those balancing steps again: a restart from an earlier dump)
+  /// are dropped, each with a warning, before any row is added.
+  LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_step = -1);
   ~LoadHistory();
   LoadHistory(const LoadHistory&) = delete;
   LoadHistory& operator=(const LoadHistory&) = delete;

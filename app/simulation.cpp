@@ -79,7 +79,8 @@ RunResult Simulation::run(bool verbose) {
   }
   if (output_.write) {
     make_output_dir(output_, comm_);  // a bad output.dir stops the run before any work
-    history_ = std::make_unique<LoadHistory>(output_, comm_, restart_ != nullptr);
+    history_ =
+        std::make_unique<LoadHistory>(output_, comm_, restart_ ? restart_->step() : -1);
     if (comm_.rank() == 0)
       for (const std::string& w : dump_warnings(cfg_))
         fmt::print(stderr, "patchwork: warning: {}\n", w);

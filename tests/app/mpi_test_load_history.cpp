@@ -121,7 +121,7 @@ TEST(LoadHistory, APartialLastRowIsDroppedAndAForeignFileRefused) {
       std::ofstream(file, std::ios::binary) << whole << tail;
     }
     comm.barrier();
-    { LoadHistory h(cfg, comm, true); }
+    { LoadHistory h(cfg, comm, /*restart_step=*/1); }
     comm.barrier();
     std::ifstream in(file, std::ios::binary);
     std::ostringstream s;
@@ -134,12 +134,40 @@ TEST(LoadHistory, APartialLastRowIsDroppedAndAForeignFileRefused) {
   comm.barrier();
   std::string e;
   try {
-    LoadHistory h(cfg, comm, true);
+    LoadHistory h(cfg, comm, /*restart_step=*/1);
   } catch (const UserError& err) {
     e = err.what();
   }
   EXPECT_NE(e.find("cannot write the load history " + file), std::string::npos) << e;
   EXPECT_NE(e.find("not a load history"), std::string::npos) << e;
+  comm.barrier();
+  if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST(LoadHistory, ARestartFromAnEarlierDumpDropsTheLaterRows) {
+  // Rows of steps 0, 2 and 4; a restart from the dump of step 2 takes the balancing
+  // steps of step 2 (while step 3 is taken) and later ones again: it keeps step 0's.
+  const Comm comm;
+  const auto dir = unique_dir(comm) / "rewind";
+  OutputConfig cfg;
+  cfg.dir = dir.string();
+  cfg.prefix = "lh";
+  const std::string file = LoadHistory::path(cfg);
+  const std::string kept =
+      std::string(LoadHistory::header()) + "\n" + "1,0,0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  if (comm.rank() == 0) {
+    std::filesystem::create_directories(dir);
+    std::ofstream(file, std::ios::binary)
+        << kept << "2,2,0.5,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n"
+        << "3,4,1.0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  }
+  comm.barrier();
+  { LoadHistory h(cfg, comm, /*restart_step=*/2); }
+  comm.barrier();
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  EXPECT_EQ(s.str(), kept);
   comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }
