@@ -1,21 +1,26 @@
 // The composite Poisson solve over an AMR hierarchy (AMReX's MLMG and Chombo's
 // AMRPoisson solve this problem): one problem on the valid cells of every level (the
 // cells no finer level covers), coupled across coarse-fine faces both ways. A fine
-// level's ghost cells hold the coarser solution interpolated quadratically, and a coarse
+// level's ghost cells hold the quadratic along the face normal through the coarse value
+// (the coarser level interpolated across the face) and two fine cells inside (the ghost
+// rule of mg::composite_cf_ghosts, as MLMG's), and a coarse
 // cell beside a finer patch takes, through that face, the mean of the fine face
 // gradients in place of its own (flux matching, by the refluxing FluxRegister), so the
 // discrete Gauss theorem holds over the composite grid. A covered coarse cell holds the
 // mean of the fine values over it.
 //
-// Iteration: the fast adaptive composite grid method (FAC, McCormick 1989). A cycle
-// computes the composite residual (finest level first; covered cells get the finer
-// level's, averaged), then corrects level by level, coarsest first: one multigrid cycle
-// on the whole level for the residual restricted to it, with zero correction at its
-// coarse-fine faces, added to the level; each finer level's residual is then recomputed
-// from the corrected values below before it is corrected in turn. Every step is
-// independent of the patch cut and the rank count (the level solver's are, and the
-// register applies its corrections in a fixed order), so phi is bitwise the same at any
-// rank count.
+// Iteration, in the manner of FAC (McCormick's fast adaptive composite grid method): a
+// cycle computes the composite residual (finest level first; covered cells get the finer
+// level's, averaged), then corrects down from the finest refined level to level 1 (each
+// correction averaged onto the level below before that level's residual is formed), then
+// up from level 0, each finer level taking the correction below interpolated into its
+// cells and then correcting what is left. A correction is cfg.level_cycles cycles of the
+// level's own multigrid with the coarse-fine ghost rule above, coarse part zero. A coarse
+// value alone in the fine ghosts (no fine cells) made the cycle stall at 0.5-0.7 per
+// cycle: a coarse cell then feels a fine face twice as strongly as its own operator says.
+// Every step is independent of the patch cut and the rank count (the level solver's are,
+// and the register applies its corrections in a fixed order), so phi is bitwise the same
+// at any rank count.
 #pragma once
 
 #include <memory>
