@@ -17,18 +17,13 @@ struct CompositePoisson::Level {
   LevelData e;               // a correction (one ghost layer)
   LevelData up;              // level l - 1's correction interpolated to this level
   LevelData crse_interp;     // level l - 1 interpolated into `ratio` ghost layers
-  int ratio = 1;             // from level l - 1
   mg::CfGhostRule cf_rule;   // the coarse-fine ghosts of a correction
   std::unique_ptr<CoarseFineFill> prolong;  // level l - 1's correction -> up
   LevelData grad[3];                        // face gradients of phi
   FluxRegister reg;               // this level's boundary faces, for level l - 1
   std::unique_ptr<Multigrid> mg;  // homogeneous conditions: corrections
 
-  FluxRegister::Refs grad_refs[3];
-  void refresh_grad_refs() {
-    for (int d = 0; d < 3; ++d)
-      grad_refs[d] = grad[d < shape.geom.dim ? d : 0].refs();  // grad[2]: not read in 2D
-  }
+  FluxRegister::Refs grad_refs[3];  // grad's; grad[2]'s is not read in 2D
 };
 
 CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
@@ -53,15 +48,15 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
                      IntVect::in_dims(s.geom.dim, 1, 0), me);
     for (int d = 0; d < s.geom.dim; ++d)
       L->grad[d] = LevelData("composite::grad", s.layout, s.geom, 1, IntVect{}, me, d);
-    L->refresh_grad_refs();
+    for (int d = 0; d < 3; ++d)
+      L->grad_refs[d] = L->grad[d < s.geom.dim ? d : 0].refs();
     if (l > 0) {
       const CompositeLevel& below = levels[l - 1];
       L->reg = FluxRegister(s.layout, below.layout, below.geom, below.ratio, 1, me);
       L->up = L->f.like("composite::up");
-      L->ratio = below.ratio[0];
       L->crse_interp = LevelData("composite::crse_interp", s.layout, s.geom, 1,
-                                 IntVect::in_dims(s.geom.dim, L->ratio, 0), me);
-      L->cf_rule = mg::composite_cf_rule(L->ratio);
+                                 IntVect::in_dims(s.geom.dim, below.ratio[0], 0), me);
+      L->cf_rule = mg::composite_cf_rule(below.ratio[0]);
       std::vector<BoxList> whole;
       for (const Box& b : s.layout.boxes)
         whole.push_back({b});
@@ -83,7 +78,7 @@ void CompositePoisson::level_residual(size_t l) {
     const Level& below = *levels_[l - 1];
     L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
                                    {Interp::quadratic}, bc_.as_bcs(), comm_);
-    mg::composite_cf_ghosts(phi, L.crse_interp, L.ratio);
+    mg::composite_cf_ghosts(phi, L.crse_interp, below.shape.ratio[0]);
   }
   mg::residual(L.res, phi, L.f, L.stencil);
   mg::face_gradients(L.grad, phi);
