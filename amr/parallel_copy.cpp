@@ -9,21 +9,11 @@ namespace pw {
 
 namespace {
 
-/// True when cell (i, j, k) is to be copied: parity < 0 for all cells, else those with
-/// (i + j + k) % 2 == parity (destination indices).
-KOKKOS_FORCEINLINE_FUNCTION bool wanted(int parity, int i, int j, int k) {
-  return parity < 0 || ((i + j + k) & 1) == parity;
-}
-
-/// Element (i, j, k) of component c of a, given component 0's Field3 and the component
-/// stride.
-KOKKOS_FORCEINLINE_FUNCTION double& at(const Field3& a, long cstride, int i, int j, int k,
-                                       int c) {
-  return (&a(i, j, k))[c * cstride];
-}
-
 /// Every piece in one launch (a team per piece, its rows over the team's threads), not a
-/// launch per piece: an exchange has hundreds of thin pieces.
+/// launch per piece: an exchange has hundreds of thin pieces. A row runs along x, or
+/// along y (z) where the piece is one cell thin in x (in x and y): a face normal to x
+/// would otherwise make rows of one cell. With a parity (0 or 1) only the cells with
+/// (i + j + k) % 2 == parity (destination indices) are copied: every other cell of a row.
 void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
                  int nc, int parity) {
   if (n == 0) return;
@@ -32,21 +22,41 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
       label, Policy(n, Kokkos::AUTO), KOKKOS_LAMBDA(const Policy::member_type& m) {
         const CopyPlan::Piece pc = pieces(m.league_rank());
         const IntVect sz = pc.box.size();
+        const int d = sz[0] > 1 ? 0 : sz[1] > 1 ? 1 : 2;   // along the row
+        const int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;  // across rows
+        const int step = parity < 0 ? 1 : 2;
         const long ncell = pc.box.num_cells();
-        const IntVect s = pc.shift;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, sz[1] * sz[2]), [&](int row) {
-          const int j = pc.box.lo[1] + row % sz[1], k = pc.box.lo[2] + row / sz[1];
-          for (int i = pc.box.lo[0]; i <= pc.box.hi[0]; ++i) {
-            if (!wanted(parity, i, j, k)) continue;
-            const long cell = long(row) * sz[0] + (i - pc.box.lo[0]);
-            for (int c = 0; c < nc; ++c) {
-              const double v =
-                  pc.from.p ? at(pc.from, pc.cs_from, i - s[0], j - s[1], k - s[2], c)
-                            : pc.buf[c * ncell + cell];
-              if (pc.to.p)
-                at(pc.to, pc.cs_to, i, j, k, c) = v;
-              else
-                pc.buf[c * ncell + cell] = v;
+        const long buf_stride[3] = {1, sz[0], long(sz[0]) * sz[1]};
+        const long to_stride[3] = {1, pc.to.sj, pc.to.sk};
+        const long from_stride[3] = {1, pc.from.sj, pc.from.sk};
+        const long bs = buf_stride[d] * step, ts = to_stride[d] * step,
+                   fs = from_stride[d] * step;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, sz[a] * sz[b]), [&](int row) {
+          IntVect q = pc.box.lo;  // the row's first cell to copy
+          q[a] += row % sz[a];
+          q[b] += row / sz[a];
+          if (parity >= 0 && ((q[0] + q[1] + q[2]) & 1) != parity) ++q[d];
+          const int len = (pc.box.hi[d] - q[d] + step) / step;
+          if (len <= 0) return;
+          const long cell =
+              (q[0] - pc.box.lo[0]) +
+              sz[0] * ((q[1] - pc.box.lo[1]) + long(sz[1]) * (q[2] - pc.box.lo[2]));
+          const IntVect f{q[0] - pc.shift[0], q[1] - pc.shift[1], q[2] - pc.shift[2]};
+          for (int c = 0; c < nc; ++c) {
+            double* buf = pc.buf ? pc.buf + c * ncell + cell : nullptr;
+            if (pc.to.p && pc.from.p) {
+              double* to = &pc.to(q[0], q[1], q[2]) + c * pc.cs_to;
+              const double* from = &pc.from(f[0], f[1], f[2]) + c * pc.cs_from;
+              for (int t = 0; t < len; ++t)
+                to[t * ts] = from[t * fs];
+            } else if (pc.to.p) {
+              double* to = &pc.to(q[0], q[1], q[2]) + c * pc.cs_to;
+              for (int t = 0; t < len; ++t)
+                to[t * ts] = buf[t * bs];
+            } else {
+              const double* from = &pc.from(f[0], f[1], f[2]) + c * pc.cs_from;
+              for (int t = 0; t < len; ++t)
+                buf[t * bs] = from[t * fs];
             }
           }
         });

@@ -12,10 +12,12 @@ namespace pw {
 struct CompositePoisson::Level {
   CompositeLevel shape;
   PoissonStencil stencil;    // with the domain's values
+  PoissonStencil zero;       // with zero values (corrections)
   LevelData* phi = nullptr;  // the caller's, during solve()
   LevelData f, res;          // f less the removed mean; the composite residual
   LevelData e;               // a correction (one ghost layer)
   LevelData up;              // level l - 1's correction interpolated to this level
+  LevelData held;            // the down pass's correction (levels between)
   LevelData crse_interp;     // level l - 1 interpolated into `ratio` ghost layers
   mg::CfGhostRule cf_rule;   // the coarse-fine ghosts of a correction
   std::unique_ptr<CoarseFineFill> prolong;  // level l - 1's correction -> up
@@ -25,6 +27,18 @@ struct CompositePoisson::Level {
 
   FluxRegister::Refs grad_refs[3];  // grad's; grad[2]'s is not read in 2D
 };
+
+namespace {
+
+/// log2 of a refinement ratio (a power of two).
+int log2_of(int ratio) {
+  int k = 0;
+  while ((1 << k) < ratio)
+    ++k;
+  return k;
+}
+
+}  // namespace
 
 CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
                                    const PoissonBc& bc, const MgConfig& cfg,
@@ -42,6 +56,7 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
     auto L = std::make_unique<Level>();
     L->shape = s;
     L->stencil = mg::stencil(s.geom, bc);
+    L->zero = mg::stencil(s.geom, bc.homogeneous());
     L->f = LevelData("composite::f", s.layout, s.geom, 1, IntVect{}, me);
     L->res = L->f.like("composite::res");
     L->e = LevelData("composite::e", s.layout, s.geom, 1,
@@ -53,7 +68,8 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
     if (l > 0) {
       const CompositeLevel& below = levels[l - 1];
       L->reg = FluxRegister(s.layout, below.layout, below.geom, below.ratio, 1, me);
-      L->up = L->f.like("composite::up");
+      L->up = L->e.like("composite::up");
+      L->held = L->e.like("composite::held");
       L->crse_interp = LevelData("composite::crse_interp", s.layout, s.geom, 1,
                                  IntVect::in_dims(s.geom.dim, below.ratio[0], 0), me);
       L->cf_rule = mg::composite_cf_rule(below.ratio[0]);
@@ -63,39 +79,99 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
       L->prolong = std::make_unique<CoarseFineFill>(L->up, whole, below.layout,
                                                     below.geom, below.ratio, me);
     }
-    L->mg = std::make_unique<Multigrid>(s.layout, s.geom, bc.homogeneous(), quiet, comm);
+    // A refined level's corrections smooth on grids down to its coarser level's
+    // resolution (none below its own at ratio 2), as MLMG's do: that level takes the
+    // rest.
+    const int depth = l > 0 ? log2_of(levels[l - 1].ratio[0]) : 0;
+    L->mg = std::make_unique<Multigrid>(s.layout, s.geom, bc.homogeneous(), quiet, comm,
+                                        depth);
     levels_.push_back(std::move(L));
   }
 }
 
 CompositePoisson::~CompositePoisson() = default;
 
-void CompositePoisson::level_residual(size_t l) {
+void CompositePoisson::fill_ghosts(size_t l) {
   Level& L = *levels_[l];
-  LevelData& phi = *L.phi;
-  phi.fill_boundary(comm_, true);
+  L.phi->fill_boundary(comm_, true);
   if (l > 0) {
     const Level& below = *levels_[l - 1];
     L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
                                    {Interp::quadratic}, bc_.as_bcs(), comm_);
-    mg::composite_cf_ghosts(phi, L.crse_interp, below.shape.ratio[0]);
+    mg::composite_cf_ghosts(*L.phi, L.crse_interp, below.shape.ratio[0]);
   }
-  mg::residual(L.res, phi, L.f, L.stencil);
-  mg::face_gradients(L.grad, phi);
-  if (l + 1 < levels_.size()) {
-    Level& above = *levels_[l + 1];
-    above.reg.reflux(L.res.refs(), L.grad_refs, 1.0, comm_);
-    above.res.average_down_to(L.res, L.shape.ratio, comm_);
-  }
+}
+
+void CompositePoisson::level_fluxes(size_t l) {
+  Level& L = *levels_[l];
+  mg::face_gradients(L.grad, *L.phi);
   if (l > 0) {
     L.reg.reset();
     L.reg.add_fine(L.grad_refs, 1.0);
   }
 }
 
-void CompositePoisson::residuals_down_to(size_t l) {
-  for (size_t m = levels_.size(); m-- > l;)
-    level_residual(m);
+void CompositePoisson::level_residual(size_t l) {
+  Level& L = *levels_[l];
+  fill_ghosts(l);
+  mg::residual(L.res, *L.phi, L.f, L.stencil);
+  level_fluxes(l);
+  if (l + 1 < levels_.size()) {
+    Level& above = *levels_[l + 1];
+    above.reg.reflux(L.res.refs(), L.grad_refs, 1.0, comm_);
+    above.res.average_down_to(L.res, L.shape.ratio, comm_);
+  }
+}
+
+void CompositePoisson::less_laplacian(size_t l, LevelData& e, const LevelData* crse) {
+  Level& L = *levels_[l];
+  e.fill_boundary(comm_, true);
+  if (crse) {
+    const int ratio = levels_[l - 1]->shape.ratio[0];
+    L.crse_interp.fill_from_coarse(*crse, *crse, 1.0, levels_[l - 1]->shape.ratio,
+                                   {Interp::quadratic}, zero_bcs_, comm_);
+    mg::composite_cf_ghosts(e, L.crse_interp, ratio);
+  } else {
+    mg::cf_ghosts_from_inside(e, L.cf_rule);
+  }
+  mg::residual(L.res, e, L.res, L.zero);
+}
+
+void CompositePoisson::cycle() {
+  const size_t n = levels_.size();
+  // Down: each refined level smooths its correction, finest first, and keeps the
+  // correction's residual; the level below then sees the new values in its fluxes and
+  // that residual on its covered cells.
+  for (size_t l = n - 1; l > 0; --l) {
+    Level& L = *levels_[l];
+    L.mg->correct(L.e, L.res, 1, &L.cf_rule);
+    mg::axpy(*L.phi, 1.0, L.e.refs());
+    less_laplacian(l, L.e, nullptr);
+    if (l + 1 < n) L.held.copy_from(L.e);
+    fill_ghosts(l);
+    level_fluxes(l);
+    level_residual(l - 1);
+  }
+  Level& base = *levels_[0];
+  base.mg->correct(base.e, base.res, cfg_.level_cycles);
+  mg::axpy(*base.phi, 1.0, base.e.refs());
+  // Up: each level takes the correction below, interpolated; its residual loses what
+  // that correction does (coarse-fine ghosts from the correction below), and it smooths
+  // the rest. What it passes up is all it took in this cycle.
+  for (size_t l = 1; l < n; ++l) {
+    Level& L = *levels_[l];
+    const Level& below = *levels_[l - 1];
+    L.prolong->fill(L.up, below.e, below.e, 1.0, {Interp::linear}, zero_bcs_, comm_);
+    mg::axpy(*L.phi, 1.0, L.up.refs());
+    less_laplacian(l, L.up, &below.e);
+    L.mg->correct(L.e, L.res, 1, &L.cf_rule);
+    mg::axpy(*L.phi, 1.0, L.e.refs());
+    if (l + 1 < n) {
+      mg::axpy(L.e, 1.0, L.up.refs());
+      mg::axpy(L.e, 1.0, L.held.refs());
+    }
+  }
+  average_down(true);
 }
 
 double CompositePoisson::composite_residual() {
@@ -151,32 +227,7 @@ SolveReport CompositePoisson::solve(const std::vector<LevelData*>& phi,
   rep.initial_residual = composite_residual();
   rep.final_residual = rep.initial_residual;
   while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {
-    // Down: each refined level corrected for its residual, finest first; the level
-    // below then sees the new fine values (averaged down) and fluxes in its residual.
-    for (size_t l = n - 1; l > 0; --l) {
-      Level& L = *levels_[l];
-      if (l + 1 < n) residuals_down_to(l);
-      L.mg->correct(L.e, L.res, cfg_.level_cycles, &L.cf_rule);
-      mg::axpy(*L.phi, 1.0, L.e.refs());
-      if (l + 1 < n)  // its covered cells stay the finer level's mean
-        levels_[l + 1]->phi->average_down_to(*L.phi, L.shape.ratio, comm_);
-      L.phi->average_down_to(*levels_[l - 1]->phi, levels_[l - 1]->shape.ratio, comm_);
-    }
-    // Level 0, then up: each level takes the correction below, interpolated, and is
-    // corrected for the residual left (its ghosts from the corrected values below).
-    for (size_t l = 0; l < n; ++l) {
-      Level& L = *levels_[l];
-      if (l > 0) {
-        L.prolong->fill(L.up, levels_[l - 1]->e, levels_[l - 1]->e, 1.0, {Interp::linear},
-                        zero_bcs_, comm_);
-        mg::axpy(*L.phi, 1.0, L.up.refs());
-      }
-      if (n > 1) residuals_down_to(l);
-      L.mg->correct(L.e, L.res, cfg_.level_cycles, &L.cf_rule);
-      mg::axpy(*L.phi, 1.0, L.e.refs());
-      if (l > 0) mg::axpy(L.e, 1.0, L.up.refs());  // what this level took in all
-    }
-    average_down(true);
+    cycle();
     ++rep.cycles;
     rep.final_residual = composite_residual();
   }

@@ -70,11 +70,13 @@ double SolveReport::mean_reduction() const {
 }
 
 Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
-                     const PoissonBc& bc, const MgConfig& cfg, const Comm& comm)
+                     const PoissonBc& bc, const MgConfig& cfg, const Comm& comm,
+                     int depth)
     : cfg_(cfg),
       bc_(bc),
       comm_(comm),
       covers_domain_(num_cells(layout.boxes) == geom.domain.num_cells()),
+      truncated_(depth > 0),
       singular_(covers_domain_ && bc.singular(geom)) {
   if (cfg_.omega == 0.0) cfg_.omega = geom.dim == 3 ? 1.3 : 1.15;
   const int me = comm.rank();
@@ -95,7 +97,8 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   // level, whose bottom is solved in place: the smaller, the fewer CG steps).
   LevelLayout L = layout;
   LevelGeom g = geom;
-  while (can_coarsen(L.boxes, dim, covers_domain_ ? 4 : 2)) {
+  while (can_coarsen(L.boxes, dim, covers_domain_ ? 4 : 2) &&
+         (!truncated_ || int(grids_.size()) < depth)) {
     for (Box& b : L.boxes)
       b = coarsen(b, r);
     g = coarsened(g);
@@ -111,6 +114,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grids_.push_back(std::move(grid));
   }
 
+  if (truncated_) return;
   // A level that does not cover the domain (a refined level, with coarse-fine ghosts
   // holding Dirichlet values) ends here: CG on its coarsest distributed grid.
   if (!covers_domain_) {
@@ -239,7 +243,10 @@ void Multigrid::cycle(size_t k, bool f_cycle) {
   LevelData& phi = k == 0 ? *top_phi_ : g.phi;
   const LevelData& f = k == 0 ? *top_f_ : g.rhs;
   if (k + 1 == grids_.size()) {
-    bottom_solve(g, phi, f);
+    if (truncated_)
+      smooth(g, phi, f, cfg_.pre_smooth + cfg_.post_smooth);
+    else
+      bottom_solve(g, phi, f);
     return;
   }
   smooth(g, phi, f, cfg_.pre_smooth);

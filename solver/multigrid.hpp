@@ -44,9 +44,12 @@ void announce(const SolveReport& rep, const std::string& what, double target,
 class Multigrid {
  public:
   /// The grids for `layout` (patches covering geom.domain) with the domain conditions
-  /// `bc`. Collective over comm.
+  /// `bc`. depth > 0: at most `depth` grids, the coarsest smoothed (pre_smooth +
+  /// post_smooth sweeps) in place of a bottom solve; for the corrections of a refined
+  /// level in the composite solve, whose coarser level takes the smooth error (not for
+  /// solve()). Collective over comm.
   Multigrid(const LevelLayout& layout, const LevelGeom& geom, const PoissonBc& bc,
-            const MgConfig& cfg, const Comm& comm);
+            const MgConfig& cfg, const Comm& comm, int depth = 0);
   ~Multigrid();
 
   /// Solve lap(phi) = f (component 0 of each) on the layout given to the constructor:
@@ -102,6 +105,7 @@ class Multigrid {
   PoissonBc bc_;
   Comm comm_;
   bool covers_domain_ = true;  // else a refined level: no gather, CG at the bottom
+  bool truncated_ = false;     // smoothing at the bottom (see the constructor)
   bool singular_ = false;
   double shift_ = 0.0;  // the mean removed from f by the last solve (singular problems)
   std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself

@@ -1,5 +1,6 @@
 // LevelData at 1, 2 and 4 ranks: the ghost exchange reproduces a global function at any
-// ghost width (periodic images included) with work between its two phases; coarse-fine
+// ghost width (periodic images included) with work between its two phases, and copies
+// exactly one colour's or the faces' ghosts when asked; coarse-fine
 // ghosts are the quadratic interpolant in space and linear in time, exact for quadratic
 // data; average-down is the exact mean.
 #include <gtest/gtest.h>
@@ -29,25 +30,38 @@ double quadratic_mean(double cx, double cy, double hx, double hy) {
          0.7 * cx * cy;
 }
 
+/// 2 components of a periodic n^d grid cut into patches of at most `most` cells: the
+/// interiors hold `value` (a function of the periodic image's cell), the ghosts -1.
+struct Numbered {
+  int dim, n;
+  LevelData u;
+  Numbered(const Comm& comm, int dim_, int n_, int most, int width) : dim(dim_), n(n_) {
+    const LevelGeom g = square(dim, n);
+    const LevelLayout L = round_robin(
+        chop(g.domain, IntVect::in_dims(dim, most, 1), IntVect::in_dims(dim, 4, 1)),
+        comm.size());
+    u = LevelData("u", L, g, 2, IntVect::in_dims(dim, width, 0), comm.rank());
+    u.set_val(-1.0);
+    for (size_t p = 0; p < u.size(); ++p)
+      if (u.owns(p))
+        pw::testing::set(
+            u[p], [&](int i, int j, int k, int c) { return value(i, j, k, c); },
+            u.box(p));
+  }
+  double value(int i, int j, int k, int c) const {
+    return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) +
+           (dim == 3 ? wrap(k, n) : 0);
+  }
+};
+
 }  // namespace
 
 TEST(LevelData, GhostExchangeFillsEveryWidthThroughPeriodicImages) {
   const Comm comm;
   for (int dim : {2, 3})
     for (int width : {1, 3}) {
-      const int n = 16;
-      const LevelGeom g = square(dim, n);
-      const LevelLayout L = round_robin(
-          chop(g.domain, IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)),
-          comm.size());
-      LevelData u("u", L, g, 2, IntVect::in_dims(dim, width, 0), comm.rank());
-      auto f = [&](int i, int j, int k, int c) {
-        return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) +
-               (dim == 3 ? wrap(k, n) : 0);
-      };
-      u.set_val(-1.0);
-      for (size_t p = 0; p < u.size(); ++p)
-        if (u.owns(p)) pw::testing::set(u[p], f, u.box(p));
+      Numbered grid(comm, dim, 16, 8, width);
+      LevelData& u = grid.u;
       u.fill_boundary_begin(comm);
       LevelData other = u.like("other");  // work while the messages fly
       other.set_val(3.0);
@@ -60,10 +74,46 @@ TEST(LevelData, GhostExchangeFillsEveryWidthThroughPeriodicImages) {
           for (int k = b.lo[2]; k <= b.hi[2]; ++k)
             for (int j = b.lo[1]; j <= b.hi[1]; ++j)
               for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-                ASSERT_EQ(h(i, j, k, c), f(i, j, k, c))
+                ASSERT_EQ(h(i, j, k, c), grid.value(i, j, k, c))
                     << "dim " << dim << " width " << width << " cell " << i << "," << j;
       }
     }
+}
+
+TEST(LevelData, GhostExchangeOfOneColourOrFacesOnlyCopiesExactlyThoseCells) {
+  // What red-black smoothing asks of the exchange: with a parity, the ghost cells of that
+  // colour and no other; with cross, those beside a face and no edge or corner. Patches
+  // of 4 to 12 cells, so that pieces are one cell thin in x, y or z, some rows odd.
+  const Comm comm;
+  for (int dim : {2, 3})
+    for (int width : {1, 2})
+      for (bool cross : {false, true})
+        for (int parity : {-1, 0, 1}) {
+          Numbered grid(comm, dim, 20, 12, width);
+          LevelData& u = grid.u;
+          u.fill_boundary(comm, cross, parity);
+          for (size_t p = 0; p < u.size(); ++p) {
+            if (!u.owns(p)) continue;
+            HostFab h(u[p]);
+            const Box in = u.box(p), b = u[p].box;
+            for (int c = 0; c < 2; ++c)
+              for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+                for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+                  for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+                    const int q[3] = {i, j, k};
+                    int out = 0;
+                    for (int d = 0; d < 3; ++d)
+                      out += q[d] < in.lo[d] || q[d] > in.hi[d];
+                    const bool copied = out > 0 && (!cross || out == 1) &&
+                                        (parity < 0 || ((i + j + k) & 1) == parity);
+                    const double want =
+                        out == 0 || copied ? grid.value(i, j, k, c) : -1.0;
+                    ASSERT_EQ(h(i, j, k, c), want)
+                        << "dim " << dim << " width " << width << " cross " << cross
+                        << " parity " << parity << " cell " << i << "," << j << "," << k;
+                  }
+          }
+        }
 }
 
 TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {

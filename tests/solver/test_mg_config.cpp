@@ -33,7 +33,7 @@ TEST(MgConfig, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(c.pre_smooth, 2);
   EXPECT_FALSE(c.f_cycle);
   EXPECT_TRUE(c.linear_prolongation);
-  EXPECT_EQ(c.level_cycles, 2);
+  EXPECT_EQ(c.level_cycles, 1);
 }
 
 TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {

@@ -40,7 +40,7 @@ struct Args {
   int pre = 2, post = 2;
   double omega = 0.0;  // the solver's default
   bool refined = false;
-  int level_cycles = 2;  // the composite solve's, per level and pass
+  int level_cycles = pw::MgConfig{}.level_cycles;  // the composite solve's, of level 0
 };
 
 Args parse(int argc, char** argv) {
