@@ -94,7 +94,8 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   grids_.push_back(std::move(top));
 
   // Distributed grids while every patch stays at least 4 cells wide (2 on a refined
-  // level, whose bottom is solved in place: the smaller, the fewer CG steps).
+  // level, whose bottom is solved in place: the smaller, the fewer CG steps), at most
+  // `depth` of them when truncated.
   LevelLayout L = layout;
   LevelGeom g = geom;
   while (can_coarsen(L.boxes, dim, covers_domain_ ? 4 : 2) &&
@@ -116,7 +117,8 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
 
   if (truncated_) return;
   // A level that does not cover the domain (a refined level, with coarse-fine ghosts
-  // holding Dirichlet values) ends here: CG on its coarsest distributed grid.
+  // holding Dirichlet values) and is not truncated ends here: CG on its coarsest
+  // distributed grid.
   if (!covers_domain_) {
     Grid& last = *grids_.back();
     last.cg_p = LevelData("mg::cg_p", L, g, 1, one, me);
