@@ -69,7 +69,7 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
       const CompositeLevel& below = levels[l - 1];
       L->reg = FluxRegister(s.layout, below.layout, below.geom, below.ratio, 1, me);
       L->up = L->e.like("composite::up");
-      L->held = L->e.like("composite::held");
+      if (l + 1 < levels.size()) L->held = L->e.like("composite::held");
       L->crse_interp = LevelData("composite::crse_interp", s.layout, s.geom, 1,
                                  IntVect::in_dims(s.geom.dim, below.ratio[0], 0), me);
       L->cf_rule = mg::composite_cf_rule(below.ratio[0]);
@@ -91,13 +91,14 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
 
 CompositePoisson::~CompositePoisson() = default;
 
-void CompositePoisson::fill_ghosts(size_t l) {
+void CompositePoisson::fill_ghosts(size_t l, bool coarse_changed) {
   Level& L = *levels_[l];
   L.phi->fill_boundary(comm_, true);
   if (l > 0) {
     const Level& below = *levels_[l - 1];
-    L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
-                                   {Interp::quadratic}, bc_.as_bcs(), comm_);
+    if (coarse_changed)
+      L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
+                                     {Interp::quadratic}, bc_.as_bcs(), comm_);
     mg::composite_cf_ghosts(*L.phi, L.crse_interp, below.shape.ratio[0]);
   }
 }
@@ -148,7 +149,7 @@ void CompositePoisson::cycle() {
     mg::axpy(*L.phi, 1.0, L.e.refs());
     less_laplacian(l, L.e, nullptr);
     if (l + 1 < n) L.held.copy_from(L.e);
-    fill_ghosts(l);
+    fill_ghosts(l, false);  // level l - 1 is as at its last fill (residuals above)
     level_fluxes(l);
     level_residual(l - 1);
   }

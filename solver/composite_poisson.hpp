@@ -73,8 +73,10 @@ class CompositePoisson {
  private:
   struct Level;
   /// Level l's phi ghosts: the same level's and the domain's, and (l > 0) the
-  /// coarse-fine ghosts from level l - 1 by the composite rule.
-  void fill_ghosts(size_t l);
+  /// coarse-fine ghosts from level l - 1 by the composite rule. coarse_changed false:
+  /// level l - 1's phi and level l's crse_interp are as the last call left them (no
+  /// correction interpolated since), so the interpolation is not made again.
+  void fill_ghosts(size_t l, bool coarse_changed = true);
   /// Level l's face gradients from phi (ghosts filled), and its register refilled with
   /// them for level l - 1.
   void level_fluxes(size_t l);

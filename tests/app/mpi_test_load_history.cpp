@@ -39,6 +39,28 @@ std::filesystem::path unique_dir(const Comm& comm) {
          ("pw_load_history_" + std::to_string(pid) + "_np" + std::to_string(comm.size()));
 }
 
+/// The whole text of `file`.
+std::string contents(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A history "lh" in dir.
+OutputConfig history_in(const std::filesystem::path& dir) {
+  OutputConfig cfg;
+  cfg.dir = dir.string();
+  cfg.prefix = "lh";
+  return cfg;
+}
+
+/// The header and one row, of step 0.
+std::string header_and_step_0() {
+  return std::string(LoadHistory::header()) + "\n" +
+         "1,0,0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+}
+
 }  // namespace
 
 TEST(LoadHistory, OneRowPerRankPerBalancingStepAndLoadsSumToTheTotalCost) {
@@ -109,12 +131,9 @@ TEST(LoadHistory, OneRowPerRankPerBalancingStepAndLoadsSumToTheTotalCost) {
 TEST(LoadHistory, APartialLastRowIsDroppedAndAForeignFileRefused) {
   const Comm comm;
   const auto dir = unique_dir(comm) / "partial";
-  OutputConfig cfg;
-  cfg.dir = dir.string();
-  cfg.prefix = "lh";
+  const OutputConfig cfg = history_in(dir);
   const std::string file = LoadHistory::path(cfg);
-  const std::string whole =
-      std::string(LoadHistory::header()) + "\n" + "1,0,0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  const std::string whole = header_and_step_0();
   for (const std::string& tail : {std::string(), std::string("2,2,0.5,0,1")}) {
     if (comm.rank() == 0) {
       std::filesystem::create_directories(dir);
@@ -123,10 +142,7 @@ TEST(LoadHistory, APartialLastRowIsDroppedAndAForeignFileRefused) {
     comm.barrier();
     { LoadHistory h(cfg, comm, /*restart_step=*/1); }
     comm.barrier();
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    EXPECT_EQ(s.str(), whole) << "after '" << tail << "'";
+    EXPECT_EQ(contents(file), whole) << "after '" << tail << "'";
     comm.barrier();  // every rank has read it before rank 0 writes the next
   }
   // Not a load history: refused on every rank, left as it was.
@@ -149,12 +165,9 @@ TEST(LoadHistory, ARestartFromAnEarlierDumpDropsTheLaterRows) {
   // steps of step 2 (while step 3 is taken) and later ones again: it keeps step 0's.
   const Comm comm;
   const auto dir = unique_dir(comm) / "rewind";
-  OutputConfig cfg;
-  cfg.dir = dir.string();
-  cfg.prefix = "lh";
+  const OutputConfig cfg = history_in(dir);
   const std::string file = LoadHistory::path(cfg);
-  const std::string kept =
-      std::string(LoadHistory::header()) + "\n" + "1,0,0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  const std::string kept = header_and_step_0();
   if (comm.rank() == 0) {
     std::filesystem::create_directories(dir);
     std::ofstream(file, std::ios::binary)
@@ -164,10 +177,7 @@ TEST(LoadHistory, ARestartFromAnEarlierDumpDropsTheLaterRows) {
   comm.barrier();
   { LoadHistory h(cfg, comm, /*restart_step=*/2); }
   comm.barrier();
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  EXPECT_EQ(s.str(), kept);
+  EXPECT_EQ(contents(file), kept);
   comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }
@@ -198,12 +208,8 @@ TEST(LoadHistory, AFailedAppendIsAUserErrorOnEveryRankAndLeavesWholeRows) {
             std::string::npos)
       << e;
   comm.barrier();
-  std::ifstream in(dir / "lh_load.csv", std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  const std::string text = s.str();
   // The cut row is gone again: the header alone.
-  EXPECT_EQ(text, std::string(LoadHistory::header()) + "\n");
+  EXPECT_EQ(contents(dir / "lh_load.csv"), std::string(LoadHistory::header()) + "\n");
   comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }
