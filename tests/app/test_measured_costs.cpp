@@ -86,8 +86,23 @@ TEST(MeasuredCosts, TheUpdateIsSharedByCells) {
     EXPECT_NEAR(x.per_cell, c[0].per_cell, 1e-9 * c[0].per_cell);
 }
 
+/// Each patch's median over three runs: one run's preempted patch on a shared, loaded
+/// machine (a cold patch once measured 10 times its usual cost) must not decide the test.
+std::vector<PatchCost> median_costs(int extra_work) {
+  std::vector<std::vector<PatchCost>> runs;
+  for (int r = 0; r < 3; ++r)
+    runs.push_back(measured_costs(extra_work));
+  std::vector<PatchCost> out = runs[0];
+  for (size_t p = 0; p < out.size(); ++p) {
+    double x[3] = {runs[0][p].per_cell, runs[1].at(p).per_cell, runs[2].at(p).per_cell};
+    std::sort(x, x + 3);
+    out[p].per_cell = x[1];
+  }
+  return out;
+}
+
 TEST(MeasuredCosts, ExtraWorkMakesItsPatchesCostMorePerCell) {
-  const std::vector<PatchCost> c = measured_costs(20000);
+  const std::vector<PatchCost> c = median_costs(20000);
   double hot = 1e300, cold = 0;
   int n_hot = 0;
   for (const PatchCost& x : c) {
