@@ -48,6 +48,7 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
                   const PoissonStencil& s, double omega) {
   const Refs ur = u.refs(), fr = f.refs();
   const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const InteriorStencil in = interior(s);
   // Only the cells of the colour: ii counts them along a row (the last may fall outside
   // on rows that start with the other colour).
   for_each_box_row(
@@ -55,10 +56,19 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
         const Field3 ua = ur(p).c0, fa = fr(p).c0;
         const int lo0 = boxes(p).lo[0], hi0 = boxes(p).hi[0];
         const int first = lo0 + ((color - lo0 - j - k) & 1);
-        PW_INDEPENDENT_ITERATIONS
-        for (int ii = ii0; ii <= ii1; ++ii) {
-          const int i = first + 2 * ii;
-          if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, s, omega);
+        if (row_clear_of_walls(lo0, hi0, j, k, s)) {
+          const InteriorStencil t = in;
+          PW_INDEPENDENT_ITERATIONS
+          for (int ii = ii0; ii <= ii1; ++ii) {
+            const int i = first + 2 * ii;
+            if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, t, omega);
+          }
+        } else {
+          PW_INDEPENDENT_ITERATIONS
+          for (int ii = ii0; ii <= ii1; ++ii) {
+            const int i = first + 2 * ii;
+            if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, s, omega);
+          }
         }
       });
 }
@@ -66,23 +76,39 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s) {
   const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
+  const InteriorStencil in = interior(s);
   for_each_box_row(
       "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
         const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
-        PW_INDEPENDENT_ITERATIONS
-        for (int i = i0; i <= i1; ++i)
-          residual_cell(i, j, k, ra, ua, fa, s);
+        if (row_clear_of_walls(i0, i1, j, k, s)) {
+          const InteriorStencil t = in;
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            residual_cell(i, j, k, ra, ua, fa, t);
+        } else {
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            residual_cell(i, j, k, ra, ua, fa, s);
+        }
       });
 }
 
 void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s) {
   const Refs outr = out.refs(), ur = u.refs();
+  const InteriorStencil in = interior(s);
   for_each_box_row(
       "mg::laplacian", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
         const Field3 oa = outr(p).c0, ua = ur(p).c0;
-        PW_INDEPENDENT_ITERATIONS
-        for (int i = i0; i <= i1; ++i)
-          laplacian_cell(i, j, k, oa, ua, s);
+        if (row_clear_of_walls(i0, i1, j, k, s)) {
+          const InteriorStencil t = in;
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            laplacian_cell(i, j, k, oa, ua, t);
+        } else {
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            laplacian_cell(i, j, k, oa, ua, s);
+        }
       });
 }
 
@@ -106,13 +132,24 @@ void face_gradients(LevelData grad[3], const LevelData& u) {
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
                        const PoissonStencil& s) {
   const Refs cr = crse.refs(), ur = u.refs(), fr = f.refs();
+  const InteriorStencil in = interior(s);
   for_each_box_row(
       "mg::restrict_residual", crse.interiors(),
       KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
         const Field3 ca = cr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
-        PW_INDEPENDENT_ITERATIONS
-        for (int i = i0; i <= i1; ++i)
-          restrict_residual_cell(i, j, k, ca, ua, fa, s);
+        const int nk = s.dim == 3 ? 2 : 1;  // the fine cells under the row
+        const int lo[3] = {2 * i0, 2 * j, nk * k};
+        const int hi[3] = {2 * i1 + 1, 2 * j + 1, nk * k + nk - 1};
+        if (clear_of_walls(lo, hi, s)) {
+          const InteriorStencil t = in;
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            restrict_residual_cell(i, j, k, ca, ua, fa, t);
+        } else {
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            restrict_residual_cell(i, j, k, ca, ua, fa, s);
+        }
       });
 }
 
@@ -132,12 +169,13 @@ namespace {
 
 /// Calls f(p, i, j, k, d, out) for each coarse-fine ghost cell of u in the first layer
 /// beside exactly one face: its normal d and the step out (-1 on the lo side, +1 on the
-/// hi side).
+/// hi side). With a parity (0 or 1), only for the cells of that colour.
 template <class F>
-void for_each_face_ghost(const char* label, LevelData& u, const F& f) {
+void for_each_face_ghost(const char* label, LevelData& u, int parity, const F& f) {
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   for_each_box_cell(
       label, u.coarse_fine_set(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        if (parity >= 0 && ((i + j + k) & 1) != parity) return;
         const Box b = boxes(p);
         const int idx[3] = {i, j, k};
         int outside = 0, d = 0, out = 0;
@@ -161,11 +199,11 @@ void composite_weights(int r, double& w0, double& w1, double& w2) {
 
 }  // namespace
 
-void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule) {
+void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity) {
   const Refs ur = u.refs();
   const double w1 = rule.w1, w2 = rule.w2;
   for_each_face_ghost(
-      "mg::cf_ghosts_from_inside", u,
+      "mg::cf_ghosts_from_inside", u, parity,
       KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
         const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
         const Field3 a = ur(p).c0;
@@ -181,7 +219,7 @@ void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio) 
   composite_weights(ratio, w0, w1, w2);
   const int r = ratio;
   for_each_face_ghost(
-      "mg::composite_cf_ghosts", u,
+      "mg::composite_cf_ghosts", u, -1,
       KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
         const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
         const Field3 a = ur(p).c0, c = cr(p).c0;

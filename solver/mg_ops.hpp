@@ -45,8 +45,9 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear);
 struct CfGhostRule {
   double w1 = -1.0, w2 = 0.0;  // default: minus the mirror image, zero at the face
 };
-/// Those ghosts of u by `rule`.
-void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule);
+/// Those ghosts of u by `rule`; with a parity (0 or 1), only those of that colour
+/// ((i + j + k) & 1), the ones a sweep of the other colour reads.
+void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity = -1);
 /// The composite solve's coarse-fine ghosts (as AMReX's MLMG): along the normal, the
 /// quadratic through the coarse value at the coarse cell's centre and the first two
 /// fine cells inside, at the ghost's centre. The coarse value is the mean of the `ratio`

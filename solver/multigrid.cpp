@@ -182,6 +182,16 @@ int Multigrid::num_grids() const {
 
 void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   u.fill_boundary(g.comm, cross, parity);
+  if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
+}
+
+void Multigrid::exchange_after_sweep(Grid& g, LevelData& u) {
+  // Across a periodic seam of odd length a ghost's colour is not its source's: there,
+  // colour 0's ghosts copy cells the sweep changed, so all are exchanged.
+  bool same_colours = true;
+  for (int d = 0; d < g.geom.dim; ++d)
+    if (g.geom.periodic[d] && g.geom.domain.size()[d] % 2 != 0) same_colours = false;
+  u.fill_boundary(g.comm, true, same_colours ? 1 : -1);
   if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
@@ -206,18 +216,27 @@ void Multigrid::residual(LevelData& phi, const LevelData& f, LevelData& r) {
     mg::add_constant(r, -shift_);
 }
 
-double Multigrid::residual_norm(LevelData& phi, const LevelData& f) {
+double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept) {
   Grid& g = *grids_[0];
-  residual(g, phi, f, g.res);
+  if (swept) {
+    exchange_after_sweep(g, phi);
+    mg::residual(g.res, phi, f, g.stencil);
+  } else {
+    residual(g, phi, f, g.res);
+  }
   return comm_.max(mg::max_abs(g.res));
 }
 
-void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs) {
+void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs,
+                                  bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   const int dim = f.geom.dim;
   const bool gather = c.gathered && !f.gathered;
-  exchange(f, phi, true, -1);
+  if (swept)
+    exchange_after_sweep(f, phi);
+  else
+    exchange(f, phi, true, -1);
   if (gather && !c.from_distributed)  // the coarsest grid, gathered as it is
     mg::residual(c.restricted, phi, rhs, f.stencil);
   else  // the residual is formed in the restriction, never stored on the fine grid
@@ -252,7 +271,7 @@ void Multigrid::cycle(size_t k, bool f_cycle) {
     return;
   }
   smooth(g, phi, f, cfg_.pre_smooth);
-  restrict_residual(k, phi, f);
+  restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
   // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle.
   if (f_cycle) cycle(k + 1, true);
   cycle(k + 1, false);
@@ -351,7 +370,9 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {
     cycle(0, cfg_.f_cycle);
     ++rep.cycles;
-    rep.final_residual = residual_norm(phi, *top_f_);
+    // A cycle ends with the post-smoothing sweeps unless grid 0 is the bottom.
+    rep.final_residual =
+        residual_norm(phi, *top_f_, grids_.size() > 1 && cfg_.post_smooth > 0);
   }
   rep.converged = rep.final_residual <= target;
   if (singular_ && rep.cycles > 0) {  // fix the level of phi: zero mean (a guess that

@@ -76,8 +76,9 @@ class Multigrid {
   /// Number of grids (distributed and gathered) from fine to coarse, for tests.
   int num_grids() const;
 
-  /// max |f - L phi| over the level (with the domain values of bc).
-  double residual_norm(LevelData& phi, const LevelData& f);
+  /// max |f - L phi| over the level (with the domain values of bc). swept: phi's last
+  /// change was this solver's smoothing (see exchange_after_sweep).
+  double residual_norm(LevelData& phi, const LevelData& f, bool swept = false);
   /// r = f - L phi on the interiors (r: one component, the level's layout), less the
   /// mean the last solve removed from f for a singular problem.
   void residual(LevelData& phi, const LevelData& f, LevelData& r);
@@ -88,14 +89,21 @@ class Multigrid {
   void cycle(size_t k, bool f_cycle);
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
-  /// u's ghosts on grid g: the same-level exchange (see LevelData::fill_boundary), then
-  /// on a refined level's correction grids the coarse-fine ghosts.
+  /// u's ghosts on grid g: the same-level exchange of the cells of one colour (parity
+  /// 0 or 1) or all (-1) (see LevelData::fill_boundary), then on a refined level's
+  /// correction grids the coarse-fine ghosts of that colour.
   void exchange(Grid& g, LevelData& u, bool cross, int parity);
+  /// The face ghosts when phi's last change was smooth() on grid g, whose last sweep is
+  /// of colour 1: only colour 1 is exchanged, as colour 0's ghosts were before that
+  /// sweep and the cells they copy have not changed since (unless a periodic seam of odd
+  /// length mixes the colours); the coarse-fine ghosts follow the cells inside, all of
+  /// them.
+  void exchange_after_sweep(Grid& g, LevelData& u);
   void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   /// rhs of grid k + 1 = the restriction of grid k's residual f - L phi (gathered
-  /// where grid k + 1 is); phi of grid k + 1 = 0.
-  void restrict_residual(size_t k, LevelData& phi, const LevelData& f);
+  /// where grid k + 1 is); phi of grid k + 1 = 0. swept: as for residual_norm.
+  void restrict_residual(size_t k, LevelData& phi, const LevelData& f, bool swept);
   void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
   /// f less c on the interiors, in f_used_.

@@ -43,19 +43,80 @@ KOKKOS_FORCEINLINE_FUNCTION void stencil_parts(const Field3& u, int i, int j, in
   }
 }
 
-/// out = L u at (i, j, k).
-KOKKOS_FORCEINLINE_FUNCTION void laplacian_cell(int i, int j, int k, const Field3& out,
-                                                const Field3& u,
+/// The stencil of a cell with no wall beside it, its weights held as plain values so
+/// that a row's loop keeps them in registers (the stores into a field might otherwise
+/// alias the stencil's weights and force reloads).
+struct InteriorStencil {
+  int dim = 3;
+  double w0 = 0, w1 = 0, w2 = 0;
+  double diag = 0;      // summed as stencil_parts sums it
+  double inv_diag = 0;  // 1 / diag, as gauss_seidel_cell computes it
+};
+
+KOKKOS_FORCEINLINE_FUNCTION InteriorStencil interior(const PoissonStencil& s) {
+  InteriorStencil t;
+  t.dim = s.dim;
+  t.w0 = s.w[0];
+  t.w1 = s.w[1];
+  t.w2 = s.w[2];
+  t.diag = 0.0;
+  for (int d = 0; d < s.dim; ++d)
+    t.diag += s.w[d] * 2.0;
+  t.inv_diag = 1.0 / t.diag;
+  return t;
+}
+
+/// stencil_parts for a cell with no wall beside it: the same sums in the same order
+/// without the selects, so the same bits.
+KOKKOS_FORCEINLINE_FUNCTION void stencil_parts(const Field3& u, int i, int j, int k,
+                                               const InteriorStencil& t, double& off,
+                                               double& diag) {
+  off = 0.0;
+  off += t.w0 * (u(i - 1, j, k) + u(i + 1, j, k));
+  off += t.w1 * (u(i, j - 1, k) + u(i, j + 1, k));
+  if (t.dim == 3) off += t.w2 * (u(i, j, k - 1) + u(i, j, k + 1));
+  diag = t.diag;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION double inverse_diag(const PoissonStencil&, double diag) {
+  return 1.0 / diag;
+}
+KOKKOS_FORCEINLINE_FUNCTION double inverse_diag(const InteriorStencil& t, double) {
+  return t.inv_diag;
+}
+
+/// Whether no cell from lo to hi has a wall beside it, so that they can all take the
+/// InteriorStencil.
+KOKKOS_FORCEINLINE_FUNCTION bool clear_of_walls(const int lo[3], const int hi[3],
                                                 const PoissonStencil& s) {
+  for (int d = 0; d < s.dim; ++d)
+    if ((s.wall[d][0] && lo[d] == s.domain.lo[d]) ||
+        (s.wall[d][1] && hi[d] == s.domain.hi[d]))
+      return false;
+  return true;
+}
+
+/// Whether no cell of row (j, k) from i0 to i1 has a wall beside it.
+KOKKOS_FORCEINLINE_FUNCTION bool row_clear_of_walls(int i0, int i1, int j, int k,
+                                                    const PoissonStencil& s) {
+  const int lo[3] = {i0, j, k}, hi[3] = {i1, j, k};
+  return clear_of_walls(lo, hi, s);
+}
+
+/// out = L u at (i, j, k).
+template <class S>
+KOKKOS_FORCEINLINE_FUNCTION void laplacian_cell(int i, int j, int k, const Field3& out,
+                                                const Field3& u, const S& s) {
   double off, diag;
   stencil_parts(u, i, j, k, s, off, diag);
   out(i, j, k) = off - diag * u(i, j, k);
 }
 
 /// r = f - L u at (i, j, k).
+template <class S>
 KOKKOS_FORCEINLINE_FUNCTION void residual_cell(int i, int j, int k, const Field3& r,
                                                const Field3& u, const Field3& f,
-                                               const PoissonStencil& s) {
+                                               const S& s) {
   double off, diag;
   stencil_parts(u, i, j, k, s, off, diag);
   r(i, j, k) = f(i, j, k) - (off - diag * u(i, j, k));
@@ -65,22 +126,23 @@ KOKKOS_FORCEINLINE_FUNCTION void residual_cell(int i, int j, int k, const Field3
 /// row of L u = f given its neighbours. Callers update the cells of one colour
 /// ((i + j + k) even or odd) in a pass; they read only the other colour, so the result
 /// does not depend on the order of the cells.
+template <class S>
 KOKKOS_FORCEINLINE_FUNCTION void gauss_seidel_cell(int i, int j, int k, const Field3& u,
-                                                   const Field3& f,
-                                                   const PoissonStencil& s,
+                                                   const Field3& f, const S& s,
                                                    double omega) {
   double off, diag;
   stencil_parts(u, i, j, k, s, off, diag);
   const double old = u(i, j, k);
-  u(i, j, k) = old + omega * ((off - f(i, j, k)) / diag - old);
+  u(i, j, k) = old + omega * ((off - f(i, j, k)) * inverse_diag(s, diag) - old);
 }
 
 /// Coarse cell (i, j, k) = the mean of the residual f - L u over its 2^dim fine cells
 /// (the residual is never stored on the fine grid).
+template <class S>
 KOKKOS_FORCEINLINE_FUNCTION void restrict_residual_cell(int i, int j, int k,
                                                         const Field3& crse,
                                                         const Field3& u, const Field3& f,
-                                                        const PoissonStencil& s) {
+                                                        const S& s) {
   const int nk = s.dim == 3 ? 2 : 1;
   double sum = 0.0;
   for (int kk = 0; kk < nk; ++kk)

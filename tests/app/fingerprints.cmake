@@ -53,5 +53,5 @@ pw_fingerprint(poisson_2d_composite 704be77d2f75d430 ${PW_INPUTS}/poisson_2d.tom
   time.max_step=3 poisson.solve=composite)
 pw_fingerprint(poisson_2d_levels b559e3022e1c2d87 ${PW_INPUTS}/poisson_2d.toml
   time.max_step=3 poisson.solve=levels)
-pw_fingerprint(poisson_3d_composite 36caa3a63f444689 ${PW_INPUTS}/poisson_3d.toml
+pw_fingerprint(poisson_3d_composite 0f34523e7371c4e0 ${PW_INPUTS}/poisson_3d.toml
   time.max_step=2 poisson.solve=composite)

@@ -45,5 +45,5 @@ pw_fingerprint(shockpool_2d 65db7a0151803c3f ${PW_INPUTS}/shockpool_2d.toml
   time.max_step=10)
 pw_fingerprint(shockpool_3d d92724f54ea54c65 ${PW_INPUTS}/shockpool_3d.toml
   time.max_step=4 domain.n_cell=[32,16,16])
-pw_fingerprint(clumps_3d b1fb905382e4de84 ${PW_INPUTS}/clumps_3d.toml time.max_step=2
+pw_fingerprint(clumps_3d dbb69f5f1671e2ac ${PW_INPUTS}/clumps_3d.toml time.max_step=2
   domain.n_cell=[16,16,16] amr.blocking_factor=8 amr.max_grid_size=16 amr.max_level=2)
