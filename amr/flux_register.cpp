@@ -85,6 +85,32 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
   }
 }
 
+void FluxRegister::fine_faces(int d, std::vector<Box>& boxes,
+                              std::vector<int>& patches) const {
+  for (size_t n = 0; n < sides_.size(); ++n) {
+    if (sides_[n].dir != d || sums_[n].data.size() == 0) continue;
+    const Box& c = sums_[n].box;  // coarse faces, one plane
+    Box f;
+    for (int e = 0; e < 3; ++e) {
+      f.lo[e] = c.lo[e] * ratio_[e];
+      f.hi[e] = e == d ? f.lo[e] : (c.hi[e] + 1) * ratio_[e] - 1;
+    }
+    boxes.push_back(f);
+    patches.push_back(sides_[n].patch);
+  }
+}
+
+void FluxRegister::crse_faces(int d, std::vector<Box>& boxes,
+                              std::vector<int>& patches) const {
+  for (size_t n = 0; n < pieces_.size(); ++n) {
+    const Side& sd = sides_[size_t(pieces_[n].side)];
+    if (sd.dir != d || recv_[n].data.size() == 0) continue;
+    // As reflux reads them: beside a fine patch's lo side, the outside cell's hi face.
+    boxes.push_back(shift(pieces_[n].cells, sd.side == 0 ? IntVect::unit(d) : IntVect{}));
+    patches.push_back(pieces_[n].crse);
+  }
+}
+
 void FluxRegister::reset() {
   const Refs sum = sum_refs_;
   const int nc = ncomp_;

@@ -76,6 +76,13 @@ class FluxRegister {
   void reflux(const Refs& crse_u, const Refs crse_flux[3], double dt_crse,
               const Comm& comm);
 
+  /// The faces normal to d whose fluxes add_fine reads (fine face indices, the local
+  /// fine patches' sides), appended to boxes with each one's patch in patches.
+  void fine_faces(int d, std::vector<Box>& boxes, std::vector<int>& patches) const;
+  /// The faces normal to d whose fluxes reflux reads (coarse face indices, on the local
+  /// coarse patches beside the fine ones, periodic images included), appended likewise.
+  void crse_faces(int d, std::vector<Box>& boxes, std::vector<int>& patches) const;
+
   /// Number of (fine patch, direction, side) faces and of coarse pieces: for tests.
   size_t num_sides() const { return sides_.size(); }
   size_t num_pieces() const { return pieces_.size(); }

@@ -22,6 +22,7 @@ struct CompositePoisson::Level {
   mg::CfGhostRule cf_rule;   // the coarse-fine ghosts of a correction
   std::unique_ptr<CoarseFineFill> prolong;  // level l - 1's correction -> up
   LevelData grad[3];                        // face gradients of phi
+  BoxSet flux_faces[3];           // where the registers read them: coarse-fine faces only
   FluxRegister reg;               // this level's boundary faces, for level l - 1
   std::unique_ptr<Multigrid> mg;  // homogeneous conditions: corrections
 
@@ -87,6 +88,14 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
                                         depth);
     levels_.push_back(std::move(L));
   }
+  for (size_t l = 0; l < levels_.size(); ++l)
+    for (int d = 0; d < levels[l].geom.dim; ++d) {
+      std::vector<Box> boxes;
+      std::vector<int> patches;
+      if (l > 0) levels_[l]->reg.fine_faces(d, boxes, patches);
+      if (l + 1 < levels_.size()) levels_[l + 1]->reg.crse_faces(d, boxes, patches);
+      levels_[l]->flux_faces[d] = BoxSet(boxes, patches);
+    }
 }
 
 CompositePoisson::~CompositePoisson() = default;
@@ -105,7 +114,7 @@ void CompositePoisson::fill_ghosts(size_t l, bool coarse_changed) {
 
 void CompositePoisson::level_fluxes(size_t l) {
   Level& L = *levels_[l];
-  mg::face_gradients(L.grad, *L.phi);
+  mg::face_gradients(L.grad, *L.phi, L.flux_faces);
   if (l > 0) {
     L.reg.reset();
     L.reg.add_fine(L.grad_refs, 1.0);

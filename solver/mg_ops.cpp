@@ -112,14 +112,14 @@ void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s
       });
 }
 
-void face_gradients(LevelData grad[3], const LevelData& u) {
+void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet faces[3]) {
   const Refs ur = u.refs();
   for (int d = 0; d < u.geom().dim; ++d) {
     const Refs gr = grad[d].refs();
     const double inv_dx = 1.0 / u.geom().dx[d];
     const int di = d == 0, dj = d == 1, dk = d == 2;
     for_each_box_row(
-        "mg::face_gradients", grad[d].fab_boxes(),
+        "mg::face_gradients", faces[d],
         KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
           const Field3 ga = gr(p).c0, ua = ur(p).c0;
           PW_INDEPENDENT_ITERATIONS

@@ -28,9 +28,9 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
 void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s);
-/// grad[d] = (u(i) - u(i - e_d)) / dx_d on every face normal to d of u's owned patches
-/// (grad[d]: face-centred, u's layout; reads one ghost layer of u).
-void face_gradients(LevelData grad[3], const LevelData& u);
+/// grad[d] = (u(i) - u(i - e_d)) / dx_d on the faces faces[d] (face indices, items:
+/// u's owned patches) (grad[d]: face-centred, u's layout; reads one ghost layer of u).
+void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet faces[3]);
 /// crse's interiors = mean over the fine cells under each coarse cell of f - L u (crse:
 /// u's layout coarsened by 2, same owners).
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
