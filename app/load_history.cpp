@@ -16,11 +16,13 @@ namespace pw {
 
 namespace {
 
-/// The existing history's text up to its last complete row, without the rows of step
-/// `from` on (counted in `later`); "" (and `why` set) when it is not a load history with
-/// `header`. `dropped`: a partial last row was cut.
+/// The existing history's text up to its last complete row, without the rows of
+/// balancing steps after `balance_steps` or, when that is -1, of step `from` on (counted
+/// in `later`); "" (and `why` set) when it is not a load history with `header`.
+/// `dropped`: a partial last row was cut.
 std::string complete_rows(const std::string& file, const std::string& header, int from,
-                          std::string& why, bool& dropped, int& later) {
+                          int balance_steps, std::string& why, bool& dropped,
+                          int& later) {
   std::ifstream in(file, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
@@ -33,19 +35,22 @@ std::string complete_rows(const std::string& file, const std::string& header, in
   const size_t end = text.rfind('\n') + 1;
   dropped = end != text.size();
   text.resize(end);
-  // A run restarted from the dump of step S takes the balancing steps of step S (they
-  // come while step S + 1 is taken, after the dump) and later ones again: the history's
+  // A run restarted from a dump takes the balancing steps after it again: the history's
   // rows of those belong to the run it continues past that point, and would come
-  // twice. (From the dump of step 0 this drops the initial layout's rows too.)
+  // twice. A dump records how many it follows; without that count, the steps of step S
+  // on for the dump of step S (a regrid at step S comes while step S + 1 is taken,
+  // after the dump; this also drops the rows of a rebalance at step S before the dump,
+  // and from the dump of step 0 the initial layout's).
   std::string kept = header + "\n";
   later = 0;
   for (size_t at = header.size() + 1; at < text.size();) {
     const size_t next = text.find('\n', at) + 1;
     const std::string row = text.substr(at, next - at);
     const size_t comma = row.find(',');
+    const long number = std::strtol(row.c_str(), nullptr, 10);
     const long step =
         comma == std::string::npos ? 0 : std::strtol(&row[comma + 1], nullptr, 10);
-    if (step >= from)
+    if (balance_steps >= 0 ? number > balance_steps : step >= from)
       ++later;
     else
       kept += row;
@@ -65,7 +70,8 @@ std::string LoadHistory::path(const OutputConfig& cfg) {
   return cfg.dir + "/" + cfg.prefix + "_load.csv";
 }
 
-LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_step)
+LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_step,
+                         int balance_steps)
     : path_(path(cfg)), comm_(comm) {
   const bool append = restart_step >= 0;
   std::string why;
@@ -74,9 +80,9 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
     // without a row that a crash cut short; the repaired file replaces it whole.
     bool dropped = false;
     int later = 0;
-    const std::string rows =
-        append ? complete_rows(path_, header(), restart_step, why, dropped, later)
-               : std::string();
+    const std::string rows = append ? complete_rows(path_, header(), restart_step,
+                                                    balance_steps, why, dropped, later)
+                                    : std::string();
     const bool rewrite = rows.empty() || dropped || later > 0;
     if (why.empty()) {
       const std::string tmp = path_ + ".tmp";
@@ -99,9 +105,9 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
     if (why.empty() && later > 0)
       fmt::print(
           stderr,
-          "patchwork: warning: load history {}: dropped {} rows of step {} on (the "
-          "run takes them again from the dump of step {})\n",
-          path_, later, restart_step, restart_step);
+          "patchwork: warning: load history {}: dropped {} rows of the balancing steps "
+          "after the dump of step {} (the run takes them again)\n",
+          path_, later, restart_step);
   }
   // Every rank learns of a failure, so that none waits in a collective later on.
   why = first_error(comm, why);

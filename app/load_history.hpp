@@ -28,10 +28,12 @@ class LoadHistory {
   /// every rank when the file cannot be opened or written.
   /// With restart_step >= 0 (a run restarted from the dump of that step), rows go after
   /// those of an existing history. One whose header is another is refused (UserError);
-  /// a partial last row (a crash mid-write) and the rows of step restart_step on (the
-  /// restarted run takes those balancing steps again: a restart from an earlier dump)
-  /// are dropped, each with a warning, before any row is added.
-  LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_step = -1);
+  /// a partial last row (a crash mid-write) and the rows the restarted run takes again
+  /// (a restart from an earlier dump) are dropped, each with a warning, before any row
+  /// is added: those of balancing steps after `balance_steps` (the count the dump
+  /// records), or where the dump does not record it (-1), of step restart_step on.
+  LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_step = -1,
+              int balance_steps = -1);
   ~LoadHistory();
   LoadHistory(const LoadHistory&) = delete;
   LoadHistory& operator=(const LoadHistory&) = delete;

@@ -62,9 +62,11 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   if (!restart.empty())  // a bad file is a UserError here, before any work
     restart_ = std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(),
                                             physics_->nghost(), comm_);
-  if (restart_)
+  if (restart_) {
     if (const std::string why = restart_->units_differ(units_); !why.empty())
       throw UserError(why);
+    balance_before_ = std::max(restart_->balance_steps(), 0);
+  }
 }
 
 Simulation::~Simulation() = default;
@@ -80,7 +82,8 @@ RunResult Simulation::run(bool verbose) {
   if (output_.write) {
     make_output_dir(output_, comm_);  // a bad output.dir stops the run before any work
     history_ =
-        std::make_unique<LoadHistory>(output_, comm_, restart_ ? restart_->step() : -1);
+        std::make_unique<LoadHistory>(output_, comm_, restart_ ? restart_->step() : -1,
+                                      restart_ ? restart_->balance_steps() : -1);
     if (comm_.rank() == 0)
       for (const std::string& w : dump_warnings(cfg_))
         fmt::print(stderr, "patchwork: warning: {}\n", w);
@@ -147,7 +150,8 @@ void Simulation::dump(int step, RunResult& r, bool verbose) {
                 hierarchy_->physics_counters(),
                 planner_->balancer().name(),
                 {},
-                units_};
+                units_,
+                balance_before_ + int(reported_)};
   if (!planner_->records().empty()) {
     const LoadMetrics& now = planner_->records().back().load;
     const LoadMetrics& mean = r.balance.mean;
@@ -222,14 +226,15 @@ void Simulation::report_balancing(RunResult& r, bool verbose) {
         (double(e.cut_cells) - r.mean_cut_cells) / double(r.balance.steps);
     r.patches_split += p.split;
     r.balancer_seconds += p.seconds;
-    if (history_) history_->append(int(reported_) + 1, e, p, planner_->balancer().name());
+    const int number = balance_before_ + int(reported_) + 1;  // across restarts
+    if (history_) history_->append(number, e, p, planner_->balancer().name());
     if (!verbose || comm_.rank() != 0) continue;
     fmt::print(
         "balance {:4d} step {} {}: imbalance {:.4f} std {:.4f} idle {}% est. balance "
         "{}% I {:.4f} | {} patches, {} split, migrated {:.3f} MB, cut {} ghost "
         "cells, "
         "{:.3f} ms{}\n",
-        reported_ + 1, e.step, planner_->balancer().name(), p.load.imbalance, p.load.std,
+        number, e.step, planner_->balancer().name(), p.load.imbalance, p.load.std,
         percent(p.load.idle), percent(p.load.estimated_balance), p.load.uintah_i,
         p.patches, p.split, e.bytes_migrated / 1e6, e.cut_cells, 1e3 * p.seconds,
         p.note.empty() ? "" : " | " + p.note);

@@ -90,6 +90,7 @@ class Simulation {
   CodeUnits units_;           // [units], recorded in the dumps
   std::string deck_echo_;     // every key as used, recorded in each dump
   size_t reported_ = 0;       // balancing steps already logged
+  int balance_before_ = 0;    // those of the run a restart continues
   int balance_interval_ = 0;  // balance.interval: also rebalance every N coarse steps
   double overhead_ = 0;       // seconds of the last balancing step (all ranks' max)
   // DIR/PREFIX_load.csv, one row per rank per balancing step; null unless output.write.

@@ -141,6 +141,10 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     step_ = h5::read_attr_int(ck, "step");
     state_.cell_updates = h5::read_attr_long(ck, "cell_updates");
     state_.regrids = h5::read_attr_int(ck, "regrids");
+    if (H5Aexists(ck, "balance_steps") > 0) {
+      balance_steps_ = h5::read_attr_int(ck, "balance_steps");
+      if (balance_steps_ < 0) bad(fmt::format("balance_steps is {}", balance_steps_));
+    }
     const Box domain = h5::read_attr_box(ck, "domain", dim_);
     if (domain != cfg.geom0.domain)
       bad(fmt::format("level-0 domain {} differs from the deck's {} (domain.n_cell)",

@@ -33,6 +33,9 @@ class Checkpoint {
   int step() const { return step_; }
   /// Level-0 time when the dump was written.
   double time() const { return state_.clocks.front().t_new; }
+  /// Balancing steps the run had taken when the dump was written (-1: a dump that does
+  /// not record them).
+  int balance_steps() const { return balance_steps_; }
   /// Component totals at step 0 (empty when the dump does not record them).
   const std::vector<double>& initial_totals() const { return initial_totals_; }
   /// Why a run of `cfg` from this checkpoint has nothing to do (its step is at or
@@ -59,6 +62,7 @@ class Checkpoint {
   int dim_ = 0;
   int ncomp_ = 0;
   int step_ = 0;
+  int balance_steps_ = -1;
   std::vector<std::string> names_;
   std::vector<double> initial_totals_;
   CodeUnits units_;                                 // as the dump records them

@@ -268,6 +268,7 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
     h5::attr_int(c, "step", info.step);
     h5::attr_long(c, "cell_updates", h.cell_updates());
     h5::attr_int(c, "regrids", h.regrid_count());
+    h5::attr_int(c, "balance_steps", info.balance_steps);
     h5::attr_int(c, "max_level", cfg.max_level);
     if (!cfg.ref_ratio.empty()) h5::attr_ints(c, "ref_ratio", cfg.ref_ratio);
     h5::attr_box(c, "domain", cfg.geom0.domain, dim);

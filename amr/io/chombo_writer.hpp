@@ -22,7 +22,8 @@ struct DumpInfo {
   std::string balance_method;          // the deck's balancer
   // The latest balancing step's metrics and their run averages, as (name, value).
   std::vector<std::pair<std::string, double>> balance_metrics;
-  CodeUnits units;  // [units]: written for yt when set
+  CodeUnits units;        // [units]: written for yt when set
+  int balance_steps = 0;  // balancing steps taken so far (the load history's last one)
 };
 
 /// Start of each box's cells in a level's cell-ordered data (patch order), then the

@@ -182,6 +182,33 @@ TEST(LoadHistory, ARestartFromAnEarlierDumpDropsTheLaterRows) {
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }
 
+TEST(LoadHistory, ARestartKeepsTheBalancingStepsItsDumpRecords) {
+  // Balancing steps 1 (step 0, the initial layout), 2 (while step 2 is taken, before
+  // the dump of step 2), 3 (step 2, after that dump) and 4. A dump records how many
+  // steps it follows: the dump of step 2 keeps 1 and 2, that of step 0 keeps 1.
+  const Comm comm;
+  const auto dir = unique_dir(comm) / "recorded";
+  const OutputConfig cfg = history_in(dir);
+  const std::string file = LoadHistory::path(cfg);
+  const std::string row2 = "2,2,0.5,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  const std::string later =
+      "3,2,0.5,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n"
+      "4,4,1.0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
+  for (const auto& [step, count] : {std::pair{2, 2}, std::pair{0, 1}}) {
+    if (comm.rank() == 0) {
+      std::filesystem::create_directories(dir);
+      std::ofstream(file, std::ios::binary) << header_and_step_0() << row2 << later;
+    }
+    comm.barrier();
+    { LoadHistory h(cfg, comm, step, count); }
+    comm.barrier();
+    EXPECT_EQ(contents(file), header_and_step_0() + (count == 2 ? row2 : ""))
+        << "dump of step " << step;
+    comm.barrier();
+  }
+  if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
+}
+
 TEST(LoadHistory, AFailedAppendIsAUserErrorOnEveryRankAndLeavesWholeRows) {
   const Comm comm;
   const auto dir = unique_dir(comm) / "full";
