@@ -56,20 +56,14 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
         const Field3 ua = ur(p).c0, fa = fr(p).c0;
         const int lo0 = boxes(p).lo[0], hi0 = boxes(p).hi[0];
         const int first = lo0 + ((color - lo0 - j - k) & 1);
-        if (row_clear_of_walls(lo0, hi0, j, k, s)) {
-          const InteriorStencil t = in;
-          PW_INDEPENDENT_ITERATIONS
-          for (int ii = ii0; ii <= ii1; ++ii) {
-            const int i = first + 2 * ii;
-            if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, t, omega);
-          }
-        } else {
-          PW_INDEPENDENT_ITERATIONS
-          for (int ii = ii0; ii <= ii1; ++ii) {
-            const int i = first + 2 * ii;
-            if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, s, omega);
-          }
-        }
+        with_row_stencil(row_clear_of_walls(lo0, hi0, j, k, s), in, s,
+                         [&](const auto& st) {
+                           PW_INDEPENDENT_ITERATIONS
+                           for (int ii = ii0; ii <= ii1; ++ii) {
+                             const int i = first + 2 * ii;
+                             if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, st, omega);
+                           }
+                         });
       });
 }
 
@@ -80,16 +74,11 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
   for_each_box_row(
       "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
         const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
-        if (row_clear_of_walls(i0, i1, j, k, s)) {
-          const InteriorStencil t = in;
+        with_row_stencil(row_clear_of_walls(i0, i1, j, k, s), in, s, [&](const auto& st) {
           PW_INDEPENDENT_ITERATIONS
           for (int i = i0; i <= i1; ++i)
-            residual_cell(i, j, k, ra, ua, fa, t);
-        } else {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            residual_cell(i, j, k, ra, ua, fa, s);
-        }
+            residual_cell(i, j, k, ra, ua, fa, st);
+        });
       });
 }
 
@@ -99,16 +88,11 @@ void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s
   for_each_box_row(
       "mg::laplacian", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
         const Field3 oa = outr(p).c0, ua = ur(p).c0;
-        if (row_clear_of_walls(i0, i1, j, k, s)) {
-          const InteriorStencil t = in;
+        with_row_stencil(row_clear_of_walls(i0, i1, j, k, s), in, s, [&](const auto& st) {
           PW_INDEPENDENT_ITERATIONS
           for (int i = i0; i <= i1; ++i)
-            laplacian_cell(i, j, k, oa, ua, t);
-        } else {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            laplacian_cell(i, j, k, oa, ua, s);
-        }
+            laplacian_cell(i, j, k, oa, ua, st);
+        });
       });
 }
 
@@ -140,16 +124,11 @@ void restrict_residual(const LevelData& crse, const LevelData& u, const LevelDat
         const int nk = s.dim == 3 ? 2 : 1;  // the fine cells under the row
         const int lo[3] = {2 * i0, 2 * j, nk * k};
         const int hi[3] = {2 * i1 + 1, 2 * j + 1, nk * k + nk - 1};
-        if (clear_of_walls(lo, hi, s)) {
-          const InteriorStencil t = in;
+        with_row_stencil(clear_of_walls(lo, hi, s), in, s, [&](const auto& st) {
           PW_INDEPENDENT_ITERATIONS
           for (int i = i0; i <= i1; ++i)
-            restrict_residual_cell(i, j, k, ca, ua, fa, t);
-        } else {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            restrict_residual_cell(i, j, k, ca, ua, fa, s);
-        }
+            restrict_residual_cell(i, j, k, ca, ua, fa, st);
+        });
       });
 }
 

@@ -103,6 +103,21 @@ KOKKOS_FORCEINLINE_FUNCTION bool row_clear_of_walls(int i0, int i1, int j, int k
   return clear_of_walls(lo, hi, s);
 }
 
+/// body(stencil) for a row: with the interior stencil `in` (a copy of it, so that the
+/// row's loop holds it in registers) when `clear` (no cell of the row has a wall beside
+/// it), else with the general s. body is instantiated for both.
+template <class Body>
+KOKKOS_FORCEINLINE_FUNCTION void with_row_stencil(bool clear, const InteriorStencil& in,
+                                                  const PoissonStencil& s,
+                                                  const Body& body) {
+  if (clear) {
+    const InteriorStencil t = in;
+    body(t);
+  } else {
+    body(s);
+  }
+}
+
 /// out = L u at (i, j, k).
 template <class S>
 KOKKOS_FORCEINLINE_FUNCTION void laplacian_cell(int i, int j, int k, const Field3& out,
