@@ -40,6 +40,12 @@ struct Multigrid::Grid {
 
   size_t size() const { return res.size(); }
   bool owns(size_t p) const { return res.owns(p); }
+  // Across a periodic seam of odd length a ghost's colour is not its source's.
+  bool colours_differ_across_a_seam() const {
+    for (int d = 0; d < geom.dim; ++d)
+      if (geom.periodic[d] && geom.domain.size()[d] % 2 != 0) return true;
+    return false;
+  }
   const Box& box(size_t p) const { return res.box(p); }
 };
 
@@ -185,13 +191,11 @@ void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
 }
 
-void Multigrid::exchange_after_sweep(Grid& g, LevelData& u) {
-  // Across a periodic seam of odd length a ghost's colour is not its source's: there,
-  // colour 0's ghosts copy cells the sweep changed, so all are exchanged.
-  bool same_colours = true;
-  for (int d = 0; d < g.geom.dim; ++d)
-    if (g.geom.periodic[d] && g.geom.domain.size()[d] % 2 != 0) same_colours = false;
-  u.fill_boundary(g.comm, true, same_colours ? 1 : -1);
+void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
+  // After a sweep of colour 1, colour 0's ghosts still hold the cells they copy, unless a
+  // seam gives a ghost the other colour than its source.
+  const bool colour_1_only = swept && !g.colours_differ_across_a_seam();
+  u.fill_boundary(g.comm, true, colour_1_only ? 1 : -1);
   if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
@@ -205,7 +209,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) 
 }
 
 void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
-  exchange(g, phi, true, -1);
+  residual_ghosts(g, phi, false);
   mg::residual(r, phi, f, g.stencil);
 }
 
@@ -218,12 +222,8 @@ void Multigrid::residual(LevelData& phi, const LevelData& f, LevelData& r) {
 
 double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept) {
   Grid& g = *grids_[0];
-  if (swept) {
-    exchange_after_sweep(g, phi);
-    mg::residual(g.res, phi, f, g.stencil);
-  } else {
-    residual(g, phi, f, g.res);
-  }
+  residual_ghosts(g, phi, swept);
+  mg::residual(g.res, phi, f, g.stencil);
   return comm_.max(mg::max_abs(g.res));
 }
 
@@ -233,10 +233,7 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
   Grid& c = *grids_[k + 1];
   const int dim = f.geom.dim;
   const bool gather = c.gathered && !f.gathered;
-  if (swept)
-    exchange_after_sweep(f, phi);
-  else
-    exchange(f, phi, true, -1);
+  residual_ghosts(f, phi, swept);
   if (gather && !c.from_distributed)  // the coarsest grid, gathered as it is
     mg::residual(c.restricted, phi, rhs, f.stencil);
   else  // the residual is formed in the restriction, never stored on the fine grid

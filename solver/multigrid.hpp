@@ -77,7 +77,7 @@ class Multigrid {
   int num_grids() const;
 
   /// max |f - L phi| over the level (with the domain values of bc). swept: phi's last
-  /// change was this solver's smoothing (see exchange_after_sweep).
+  /// change was this solver's smoothing (see residual_ghosts).
   double residual_norm(LevelData& phi, const LevelData& f, bool swept = false);
   /// r = f - L phi on the interiors (r: one component, the level's layout), less the
   /// mean the last solve removed from f for a singular problem.
@@ -93,12 +93,12 @@ class Multigrid {
   /// 0 or 1) or all (-1) (see LevelData::fill_boundary), then on a refined level's
   /// correction grids the coarse-fine ghosts of that colour.
   void exchange(Grid& g, LevelData& u, bool cross, int parity);
-  /// The face ghosts when phi's last change was smooth() on grid g, whose last sweep is
-  /// of colour 1: only colour 1 is exchanged, as colour 0's ghosts were before that
-  /// sweep and the cells they copy have not changed since (unless a periodic seam of odd
-  /// length mixes the colours); the coarse-fine ghosts follow the cells inside, all of
-  /// them.
-  void exchange_after_sweep(Grid& g, LevelData& u);
+  /// All of u's ghosts a residual reads on grid g: the face ghosts, then on a refined
+  /// level's correction grids the coarse-fine ghosts. swept: u's last change was smooth()
+  /// on g, whose last sweep is of colour 1; then only colour 1's face ghosts are
+  /// exchanged, as colour 0's were before that sweep and the cells they copy have not
+  /// changed since (unless a periodic seam of odd length mixes the colours).
+  void residual_ghosts(Grid& g, LevelData& u, bool swept);
   void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   /// rhs of grid k + 1 = the restriction of grid k's residual f - L phi (gathered
