@@ -26,7 +26,8 @@ std::vector<unsigned char> ghost_types(const Box& box, const BoxList& covering) 
     for (int k = b.lo[2]; k <= b.hi[2]; ++k)
       for (int j = b.lo[1]; j <= b.hi[1]; ++j)
         for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-          g[(long(k - box.lo[2]) * n[1] + (j - box.lo[1])) * n[0] + (i - box.lo[0])] = 8;
+          g[(long(k - box.lo[2]) * n[1] + (j - box.lo[1])) * n[0] + (i - box.lo[0])] =
+              kCoveredCell;
   }
   return g;
 }

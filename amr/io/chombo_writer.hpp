@@ -30,9 +30,14 @@ struct DumpInfo {
 /// total.
 std::vector<long> cell_offsets(const BoxList& boxes);
 
-/// vtkGhostType of each cell of `box` (i fastest, then j, k): 8 (HIDDENCELL) where a box
-/// of `covering` holds the cell, else 0. `covering`: the next finer level's boxes
-/// coarsened to this level.
+/// vtkGhostType of a cell under a finer level: VTK's REFINEDCELL (8) | HIDDENCELL (32).
+/// ParaView's filters (Integrate Variables, Slice, ...) skip HIDDENCELL; REFINEDCELL is
+/// what VTK's own AMR blanking marks, which newer VTK reads as hidden too.
+constexpr unsigned char kCoveredCell = 8 | 32;
+
+/// vtkGhostType of each cell of `box` (i fastest, then j, k): kCoveredCell where a box of
+/// `covering` holds the cell, else 0. `covering`: the next finer level's boxes coarsened
+/// to this level.
 std::vector<unsigned char> ghost_types(const Box& box, const BoxList& covering);
 
 /// Cost of a patch of `level` per coarse step: cells x substeps of its level.

@@ -39,29 +39,34 @@ std::string xdmf_text(const Hierarchy& h, const std::vector<std::string>& compon
     const BoxList& boxes = L.layout.boxes;
     const std::vector<long> cells = cell_offsets(boxes);
     const std::string level = fmt::format("/level_{}/", l);
-    // z spacing of a 2D run: one cell as thick as it is wide.
-    const double dz = g.dim == 2 ? g.dx[0] : g.dx[2];
-    const double z0 = g.dim == 2 ? 0.0 : g.prob_lo[2];
     s += fmt::format(
         "   <Grid Name=\"level_{}\" GridType=\"Collection\" "
         "CollectionType=\"Spatial\">\n",
         l);
     for (size_t p = 0; p < boxes.size(); ++p) {
       const Box& b = boxes[p];
-      const IntVect n = b.size();
-      const std::string dims = fmt::format("{} {} {}", n[2], n[1], n[0]);
       const long nc = b.num_cells();
+      // XDMF lists the slowest axis first: z, y, x (a 2D run's patches are 2D meshes,
+      // so that ParaView integrates them over areas).
+      std::string dims, nodes, origin, spacing;
+      for (int d = g.dim - 1; d >= 0; --d) {
+        const char* sep = d > 0 ? " " : "";
+        dims += fmt::format("{}{}", b.size()[d], sep);
+        nodes += fmt::format("{}{}", b.size()[d] + 1, sep);
+        origin += fmt::format("{:.17g}{}", g.face(d, b.lo[d]), sep);
+        spacing += fmt::format("{:.17g}{}", g.dx[d], sep);
+      }
       s += fmt::format(
           "    <Grid Name=\"level_{}_patch_{}\" GridType=\"Uniform\">\n"
-          "     <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"{} {} {}\"/>\n"
-          "     <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
-          "      <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
-          "Format=\"XML\">{:.17g} {:.17g} {:.17g}</DataItem>\n"
-          "      <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
-          "Format=\"XML\">{:.17g} {:.17g} {:.17g}</DataItem>\n"
+          "     <Topology TopologyType=\"{}DCoRectMesh\" Dimensions=\"{}\"/>\n"
+          "     <Geometry GeometryType=\"{}\">\n"
+          "      <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" "
+          "Format=\"XML\">{}</DataItem>\n"
+          "      <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" "
+          "Format=\"XML\">{}</DataItem>\n"
           "     </Geometry>\n",
-          l, p, n[2] + 1, n[1] + 1, n[0] + 1, z0 + (g.dim == 2 ? 0 : b.lo[2] * dz),
-          g.face(1, b.lo[1]), g.face(0, b.lo[0]), dz, g.dx[1], g.dx[0]);
+          l, p, g.dim, nodes, g.dim == 2 ? "ORIGIN_DXDY" : "ORIGIN_DXDYDZ", g.dim, origin,
+          g.dim, spacing);
       for (int c = 0; c < ncomp; ++c)
         s += slab_attribute(component_names[c], dims, (cells[p] * ncomp) + c * nc, nc,
                             cells.back() * ncomp, "Float", 8,

@@ -141,11 +141,13 @@ void expect_dump_equals(const std::string& path, const Simulation& sim, int step
               bad += data[at++] != host(c, k - lo[2], j - lo[1], i - lo[0]);
       EXPECT_EQ(bad, 0) << "patch " << p;
     }
-    // Ghost types: 8 exactly on cells under the next finer level.
+    // Ghost types: hidden (with VTK's HIDDENCELL bit, 32, which ParaView's filters skip)
+    // exactly on the cells under the next finer level.
+    EXPECT_TRUE(kCoveredCell & 32);
     long hidden = 0, expected_hidden = 0;
     for (unsigned char x : ghost) {
-      EXPECT_TRUE(x == 0 || x == 8);
-      hidden += x == 8;
+      EXPECT_TRUE(x == 0 || x == kCoveredCell) << int(x);
+      hidden += x == kCoveredCell;
     }
     if (l < h.finest_level())
       for (const Box& fb : h.level(l + 1).layout.boxes)

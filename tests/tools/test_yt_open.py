@@ -15,6 +15,7 @@ names the git revision of the sources when they are a checkout.
 
 Exits 77 (ctest's skip code) when h5py or yt is absent."""
 import json
+import math
 import os
 import sys
 
@@ -43,7 +44,7 @@ def check_xdmf(xmf, h5py):
         assert int(data.get("Dimensions")) == n, (path, n)
         assert stride == 1 and 0 <= start and start + count <= n, (path, start, count, n)
         dims = [int(x) for x in item.get("Dimensions").split()]
-        assert dims[0] * dims[1] * dims[2] == count, (dims, count)
+        assert math.prod(dims) == count, (dims, count)
         slabs += 1
     assert slabs > 0, xmf
     return slabs

@@ -51,3 +51,13 @@ add_test(NAME paraview.open_2d_3d
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(paraview.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
   SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# ParaView's filters leave out the cells under finer levels: Integrate Variables equals
+# each field's total in the run summary (2D, 2D hydro, 3D), and a slice through the 3D
+# dump's refined patches integrates to the valid cells on it.
+add_test(NAME paraview.integrals_2d_3d
+  COMMAND ${PW_PARAVIEW_COMMAND} ${CMAKE_CURRENT_LIST_DIR}/test_paraview_integrals.py
+          2d/plt_00004.h5 hydro/plt_00004.h5 3d/plt_00002.h5 0.53
+  WORKING_DIRECTORY ${PW_YT_DIR})
+set_tests_properties(paraview.integrals_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
+  SKIP_RETURN_CODE 77 TIMEOUT 300)
