@@ -2,11 +2,11 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "amr/hierarchy.hpp"
+#include "amr/run_failure.hpp"
 
 namespace pw {
 
@@ -18,13 +18,6 @@ std::vector<double> component_totals(const Hierarchy& h);
 /// component, k, j, i) and combined by a wrapping sum, so that it does not depend on how
 /// a level is cut into patches, which rank owns them, or in what order they are visited.
 std::uint64_t fingerprint(const Hierarchy& h);
-
-/// A run whose state went wrong (a NaN or an infinity): stops it on every rank, with
-/// the message naming the step, level, patch and component (exit code 3).
-class RunFailure : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Throws RunFailure, on every rank, when a cell of any level holds a NaN or an
 /// infinity in any component, naming the first (level, patch, component) in that order;

@@ -96,6 +96,7 @@ void Hierarchy::initialize() {
     }
     for (size_t p = 0; p < base.size(); ++p)
       base.owner[p] = int(p % size_t(comm_.size()));
+    if (l > 0) check_budget(l, base.boxes, "building the initial hierarchy");
     levels_.push_back(make_level(l, base));
     Level& L = levels_.back();
     allocate(L);
@@ -117,6 +118,7 @@ void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
     for (size_t p = 0; p < layout.size(); ++p)
       if (layout.owner[p] < 0 || layout.owner[p] >= comm_.size())
         layout.owner[p] = int(p % size_t(comm_.size()));
+    if (l > 0) check_budget(int(l), layout.boxes, "restoring the dump's hierarchy");
     levels_.push_back(make_level(int(l), layout));
     Level& L = levels_.back();
     const LevelClock& c = state.clocks[l];

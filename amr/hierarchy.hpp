@@ -6,12 +6,14 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "amr/amr_config.hpp"
 #include "amr/comm.hpp"
 #include "amr/layout_planner.hpp"
 #include "amr/level.hpp"
+#include "amr/memory_budget.hpp"
 #include "amr/phase_timers.hpp"
 #include "amr/physics.hpp"
 #include "amr/step_hook.hpp"
@@ -71,6 +73,9 @@ class Hierarchy {
   /// Called when every level is at one time (after initialize(), restore() and each
   /// coarse step) and after each level step; null for none. Not owned.
   void set_step_hook(StepHook* hook) { hook_ = hook; }
+  /// What a node gives the field data: a finer level that would take the hierarchy
+  /// beyond it is refused before it is allocated (RunFailure). Default: no check.
+  void set_memory_budget(const MemoryBudget& budget) { budget_ = budget; }
   double time() const { return levels_[0].t_new; }
   int ncomp() const { return ncomp_; }
   int nghost() const { return nghost_; }
@@ -132,6 +137,10 @@ class Hierarchy {
   void allocate(Level& L);
   Level make_level(int l, const LevelLayout& layout) const;
   IntVect ghosts() const { return IntVect::in_dims(cfg_.geom0.dim, nghost_, 0); }
+  /// Throws RunFailure, on every rank, when the field data of the levels below l, level l
+  /// in `boxes` and the levels above it would exceed the budget; `when` says at what
+  /// point of the run (for the message).
+  void check_budget(int l, const BoxList& boxes, const std::string& when) const;
 
   AmrConfig cfg_;
   const Physics& physics_;
@@ -145,6 +154,7 @@ class Hierarchy {
   mutable Scratch scratch_;
   Counters counters_;  // the module's event counts on this rank
   StepHook* hook_ = nullptr;
+  MemoryBudget budget_;
   std::vector<Level> levels_;
   PhaseTimers timers_;
   long cell_updates_ = 0;

@@ -3,8 +3,11 @@
 // hierarchy; then the planner decides owners and the data moves.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "amr/fine_boxes.hpp"
 #include "amr/hierarchy.hpp"
+#include "amr/run_failure.hpp"
 
 namespace pw {
 
@@ -47,6 +50,26 @@ BoxList Hierarchy::tag_and_cluster(int l) {
   return make_fine_boxes(tags, L.layout.boxes, L.geom, p);
 }
 
+void Hierarchy::check_budget(int l, const BoxList& boxes, const std::string& when) const {
+  if (budget_.bytes_per_node <= 0) return;
+  const int dim = cfg_.geom0.dim;
+  double bytes = 0, cells = 0;
+  for (const Box& b : boxes) {
+    bytes += patch_bytes(b, dim, ncomp_, nghost_);
+    cells += double(b.num_cells());
+  }
+  for (int m = 0; m <= finest_level(); ++m)
+    if (m != l)
+      for (const Box& b : levels_[m].layout.boxes)
+        bytes += patch_bytes(b, dim, ncomp_, nghost_);
+  const std::string why = exceeds_budget(bytes, budget_);
+  if (!why.empty())  // the same verdict on every rank: every rank knows every box
+    throw RunFailure(fmt::format(
+        "{}: level {} would have {:.4g} cells in {} patches, and the hierarchy would "
+        "then need {}",
+        when, l, cells, boxes.size(), why));
+}
+
 void Hierarchy::regrid(int base) {
   report_costs();
   {
@@ -70,6 +93,8 @@ void Hierarchy::regrid(int base) {
         }
         next.owner.push_back(owner);
       }
+      check_budget(l + 1, next.boxes,
+                   fmt::format("regridding at step {}", levels_[0].steps));
       if (!exists) {
         Level fresh = make_level(l + 1, LevelLayout{});
         fresh.t_old = fresh.t_new = levels_[l].t_new;

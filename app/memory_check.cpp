@@ -49,17 +49,6 @@ int ranks_on_busiest_node(const Comm& comm) {
   return int(comm.max(double(here)));
 }
 
-/// "39.5 GB", "151 kB": three digits and a decimal unit.
-std::string size_text(double bytes) {
-  const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-  int u = 0;
-  while (bytes >= 1000 && u < 6) {
-    bytes /= 1000;
-    ++u;
-  }
-  return fmt::format("{:.3g} {}", bytes, units[u]);
-}
-
 }  // namespace
 
 double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost) {
@@ -83,26 +72,24 @@ double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost) {
   return 8.0 * ncomp * (state + fluxes);
 }
 
-void check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
-                  const Comm& comm) {
+MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
+                          const Comm& comm) {
+  MemoryBudget budget;
   const double given = memory_per_node(deck);
   // Every rank must reach the same verdict: the smallest node's memory counts.
-  const double budget = given > 0 ? given : comm.min(physical_memory());
-  const int busiest = ranks_on_busiest_node(comm);
-  const double total = level0_bytes(cfg, ncomp, nghost);
-  const double per_node = total / comm.size() * busiest;
-  if (per_node <= budget) return;
+  budget.bytes_per_node = given > 0 ? given : comm.min(physical_memory());
+  budget.source = given > 0 ? "of ranks.memory_per_node" : "of the node's memory";
+  budget.ranks_per_node = ranks_on_busiest_node(comm);
+  budget.ranks = comm.size();
+  const std::string why = exceeds_budget(level0_bytes(cfg, ncomp, nghost), budget);
+  if (why.empty()) return budget;
   double cells = 1;
   for (int d = 0; d < cfg.geom0.dim; ++d)
     cells *= cfg.geom0.domain.size()[d];
-  deck.fail("domain.n_cell",
-            fmt::format("level 0 ({:.4g} cells, {} component{}, {} ghost layers) needs "
-                        "about {} of field data, {} on a node with {} of the {} ranks: "
-                        "more than the {} {} (set ranks.memory_per_node or --max-memory "
-                        "to change)",
-                        cells, ncomp, ncomp == 1 ? "" : "s", nghost, size_text(total),
-                        size_text(per_node), busiest, comm.size(), size_text(budget),
-                        given > 0 ? "of ranks.memory_per_node" : "of the node's memory"));
+  deck.fail(
+      "domain.n_cell",
+      fmt::format("level 0 ({:.4g} cells, {} component{}, {} ghost layers) needs {}",
+                  cells, ncomp, ncomp == 1 ? "" : "s", nghost, why));
 }
 
 }  // namespace pw

@@ -6,6 +6,7 @@
 #include "amr/amr_config.hpp"
 #include "amr/comm.hpp"
 #include "amr/deck.hpp"
+#include "amr/memory_budget.hpp"
 
 namespace pw {
 
@@ -13,11 +14,11 @@ namespace pw {
 /// `nghost` ghost layers and the face fluxes of every patch of the deck's level-0 cut.
 double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost);
 
-/// Throws UserError (at domain.n_cell) when level 0's share on the node with the most
-/// ranks exceeds `ranks.memory_per_node` (a size: "16GB", "512MiB", or bytes; the
-/// command line's --max-memory) or, by default, that node's physical memory.
-/// Collective.
-void check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
-                  const Comm& comm);
+/// The budget: `ranks.memory_per_node` (a size: "16GB", "512MiB", or bytes; the command
+/// line's --max-memory) or, by default, the node's physical memory, for the node with the
+/// most ranks. Throws UserError (at domain.n_cell) when level 0's share there exceeds
+/// it. Collective.
+MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
+                          const Comm& comm);
 
 }  // namespace pw

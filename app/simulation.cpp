@@ -40,7 +40,8 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
     }
   }
   RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
-  check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(), comm_);
+  const MemoryBudget budget =
+      check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(), comm_);
   comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
   setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, setup.ranks, comm_);
@@ -59,6 +60,7 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   deck_echo_ = deck.echo();
   hierarchy_ = std::make_unique<Hierarchy>(cfg_, *physics_, *planner_, comm_);
   if (solve_) hierarchy_->set_step_hook(solve_.get());
+  hierarchy_->set_memory_budget(budget);
   if (!restart.empty())  // a bad file is a UserError here, before any work
     restart_ = std::make_unique<Checkpoint>(restart, cfg_, physics_->component_names(),
                                             physics_->nghost(), comm_);

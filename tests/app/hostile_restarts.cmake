@@ -43,6 +43,20 @@ foreach(np 1 2)
     ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60 FIXTURES_REQUIRED pw_hostile_restart)
 endforeach()
 
+# A dump whose finer levels do not fit what a node gives them here (level 0 does): the
+# run stops before it allocates them, exit code 3, naming the level and the figures.
+foreach(np 1 2)
+  add_test(NAME hostile_restart.levels_exceed_memory.np${np}
+    COMMAND ${CMAKE_COMMAND} -E env PW_EXPECT_CODE=3 PW_ALLOW_STDOUT=1
+            ${CMAKE_CURRENT_LIST_DIR}/expect_error.sh
+            "run failed: restoring the dump's hierarchy: level 1 would have 928 cells in 15 patches, and the hierarchy would then need about 212 kB of field data"
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
+            $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} time.max_step=4 output.write=false
+            restart=${PW_HOSTILE_GOOD} --max-memory=150kB)
+  set_tests_properties(hostile_restart.levels_exceed_memory.np${np} PROPERTIES
+    ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60 FIXTURES_REQUIRED pw_hostile_restart)
+endforeach()
+
 # A bad disk: a flipped bit, checksums as written.
 pw_hostile_restart(data_bit "level_1/data:datatype=0: patch 0 fails its checksum")
 pw_hostile_restart(box_bit "level_1/boxes: fails its checksum")

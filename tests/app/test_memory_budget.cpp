@@ -1,0 +1,100 @@
+// The memory budget beyond level 0: the estimate of a patch's field data, the verdict
+// against a node's share, and a regrid whose finer level would not fit refused before
+// it is allocated (RunFailure naming the step and level), where a budget that holds
+// lets the same run go on.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "amr/hierarchy.hpp"
+#include "amr/memory_budget.hpp"
+#include "amr/run_failure.hpp"
+#include "physics/registry.hpp"
+#include "tests/app/run_testing.hpp"
+
+using namespace pw;
+
+namespace {
+
+/// Keeps the proposed layout, every patch on rank 0.
+class KeepPlanner : public LayoutPlanner {
+ public:
+  std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed, int) override {
+    std::vector<LevelLayout> out = proposed;
+    for (LevelLayout& L : out)
+      for (int& o : L.owner)
+        o = 0;
+    return out;
+  }
+  void observe(const std::vector<LevelLayout>&,
+               const std::vector<std::vector<double>>&) override {}
+};
+
+double level_bytes(const Hierarchy& h, int l) {
+  double bytes = 0;
+  for (const Box& b : h.level(l).layout.boxes)
+    bytes += patch_bytes(b, h.config().geom0.dim, h.ncomp(), h.nghost());
+  return bytes;
+}
+
+}  // namespace
+
+TEST(MemoryBudget, PatchBytesCountStateWithGhostsAndFaceFluxes) {
+  // 8 x 4 cells, 2 ghost layers, 2 components: state 2 x 12 x 8, x faces 9 x 4, y faces
+  // 8 x 5.
+  const Box b{{0, 0, 0}, {7, 3, 0}};
+  EXPECT_EQ(patch_bytes(b, 2, 2, 2), 8.0 * 2 * (2 * 12 * 8 + 9 * 4 + 8 * 5));
+  // 3D: 4^3 cells, 1 ghost layer, 1 component.
+  const Box c{{0, 0, 0}, {3, 3, 3}};
+  EXPECT_EQ(patch_bytes(c, 3, 1, 1), 8.0 * (2 * 6 * 6 * 6 + 3 * 5 * 4 * 4));
+}
+
+TEST(MemoryBudget, TheBusiestNodesShareDecides) {
+  MemoryBudget budget;
+  budget.bytes_per_node = 4e9;
+  budget.ranks = 8;
+  budget.ranks_per_node = 4;
+  budget.source = "of ranks.memory_per_node";
+  EXPECT_EQ(exceeds_budget(8e9, budget), "");  // half of 8 GB on the node: 4 GB
+  EXPECT_EQ(exceeds_budget(8.2e9, budget),
+            "about 8.2 GB of field data, 4.1 GB on a node with 4 of the 8 ranks: more "
+            "than the 4 GB of ranks.memory_per_node (set ranks.memory_per_node or "
+            "--max-memory to change)");
+  budget.bytes_per_node = 0;  // no budget: nothing is refused
+  EXPECT_EQ(exceeds_budget(1e30, budget), "");
+}
+
+TEST(MemoryBudget, ARegridBeyondTheBudgetStopsBeforeAllocating) {
+  const Comm comm(MPI_COMM_SELF);
+  const Deck deck = Deck::parse(pw::testing::swirl_deck(2), "budget.toml",
+                                {"output.write=false", "amr.max_level=1"});
+  const auto physics = make_physics(deck);
+  KeepPlanner planner;
+  const auto run = [&](const auto& budget_bytes) {
+    Hierarchy h(read_amr_config(deck), *physics, planner, comm);
+    h.initialize();
+    EXPECT_EQ(h.finest_level(), 1);
+    MemoryBudget budget;
+    budget.bytes_per_node = budget_bytes(h);
+    budget.source = "of the test's budget";
+    h.set_memory_budget(budget);
+    for (int s = 0; s < 3; ++s)  // regrids every 2 steps
+      h.advance(h.stable_dt());
+    return h.level(0).steps;
+  };
+  // Room for everything: the run goes on through its regrids.
+  EXPECT_EQ(
+      run([](const Hierarchy& h) { return 4 * (level_bytes(h, 0) + level_bytes(h, 1)); }),
+      3);
+  // Room for level 0 alone: the first regrid (at step 2) is refused, naming it.
+  try {
+    run([](const Hierarchy& h) { return 1.01 * level_bytes(h, 0); });
+    FAIL() << "the regrid was not refused";
+  } catch (const RunFailure& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("regridding at step 2: level 1 would have "), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("of the test's budget"), std::string::npos) << what;
+  }
+}
