@@ -28,7 +28,10 @@ herr_t digest_one(hid_t obj, const char* name, const H5A_info_t*, void* op_data)
   if (a < 0 || type < 0 || space < 0) return -1;
   // The stored bytes, read with the file's own type (no conversion).
   const hssize_t n = H5Sget_simple_extent_npoints(space);
-  std::vector<unsigned char> raw(H5Tget_size(type) * size_t(n > 0 ? n : 0));
+  const double bytes = double(H5Tget_size(type)) * double(n > 0 ? n : 0);
+  if (bytes > double(1 << 28))
+    return -1;  // a corrupt size: no attribute here is this big
+  std::vector<unsigned char> raw(static_cast<size_t>(bytes));
   if (!raw.empty() && H5Aread(a, type, raw.data()) < 0) return -1;
   h = fnv1a(raw.data(), raw.size(), h);
   return 0;

@@ -1,5 +1,6 @@
 #include "amr/io/h5_util.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace pw::h5 {
@@ -19,6 +20,63 @@ herr_t collect_cause(unsigned, const H5E_error2_t* e, void* out) {
   auto& causes = *static_cast<std::vector<std::string>*>(out);
   if (e->desc != nullptr) causes.emplace_back(e->desc);
   return 0;
+}
+
+/// One of the integer or IEEE float types a file may hold, in either byte order.
+bool standard_number(hid_t t) {
+  const hid_t known[] = {H5T_STD_I8LE,   H5T_STD_I8BE,   H5T_STD_U8LE,   H5T_STD_U8BE,
+                         H5T_STD_I16LE,  H5T_STD_I16BE,  H5T_STD_U16LE,  H5T_STD_U16BE,
+                         H5T_STD_I32LE,  H5T_STD_I32BE,  H5T_STD_U32LE,  H5T_STD_U32BE,
+                         H5T_STD_I64LE,  H5T_STD_I64BE,  H5T_STD_U64LE,  H5T_STD_U64BE,
+                         H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE};
+  for (hid_t k : known)
+    if (H5Tequal(t, k) > 0) return true;
+  return false;
+}
+
+bool same_member_name(hid_t a, hid_t b, unsigned i) {
+  char* x = H5Tget_member_name(a, i);
+  char* y = H5Tget_member_name(b, i);
+  const bool same = x != nullptr && y != nullptr && std::strcmp(x, y) == 0;
+  H5free_memory(x);
+  H5free_memory(y);
+  return same;
+}
+
+/// Whether values stored as `file` convert to `mem` as this code writes them: the same
+/// class, standard numbers, a compound with the same members (names, order, numbers
+/// inside its size), a fixed-length string of a sane size.
+bool readable_as(hid_t file, hid_t mem) {
+  const H5T_class_t c = H5Tget_class(file);
+  if (c == H5T_NO_CLASS || c != H5Tget_class(mem)) return false;
+  switch (c) {
+    case H5T_INTEGER:
+    case H5T_FLOAT:
+      return standard_number(file);
+    case H5T_STRING:
+      return H5Tis_variable_str(file) == 0 && H5Tget_size(file) <= (size_t(1) << 28);
+    case H5T_COMPOUND: {
+      const int n = H5Tget_nmembers(file);
+      if (n < 0 || n != H5Tget_nmembers(mem)) return false;
+      for (unsigned i = 0; i < unsigned(n); ++i) {
+        const Id ft(H5Tget_member_type(file, i), H5Tclose);
+        const Id mt(H5Tget_member_type(mem, i), H5Tclose);
+        if (ft < 0 || mt < 0 || H5Tget_class(ft) == H5T_COMPOUND ||
+            !same_member_name(file, mem, i) || !readable_as(ft, mt) ||
+            H5Tget_member_offset(file, i) + H5Tget_size(ft) > H5Tget_size(file))
+          return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/// The object's path in its file, for messages.
+std::string path_of(hid_t obj) {
+  char buf[256] = {0};
+  return H5Iget_name(obj, buf, sizeof(buf)) > 0 ? std::string(buf) : "an object";
 }
 
 void write_attr(hid_t obj, const std::string& name, hid_t type, hid_t space,
@@ -167,11 +225,16 @@ void attr_longs(hid_t obj, const std::string& name, const std::vector<long>& v) 
 
 namespace {
 
-/// Open attribute `name` of `obj` and check that it holds `n` elements.
-Id open_attr(hid_t obj, const std::string& name, hssize_t n) {
+/// Open attribute `name` of `obj` and check that it holds `n` elements (any number when
+/// n < 0) of a type that reads as `mem_type` (a corrupt type description can crash
+/// HDF5's conversions).
+Id open_attr(hid_t obj, const std::string& name, hssize_t n, hid_t mem_type) {
   if (H5Aexists(obj, name.c_str()) <= 0)
     throw std::runtime_error("missing attribute " + name);
   Id a(check(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "attribute " + name), H5Aclose);
+  const Id type(H5Aget_type(a), H5Tclose);
+  if (type < 0 || !readable_as(type, mem_type))
+    throw std::runtime_error("attribute " + name + " has an unexpected type");
   Id space(H5Aget_space(a), H5Sclose);
   if (n >= 0 && H5Sget_simple_extent_npoints(space) != n)
     throw std::runtime_error("attribute " + name + " has an unexpected size");
@@ -186,14 +249,14 @@ hssize_t attr_size(hid_t a) {
 template <class T>
 T read_scalar(hid_t obj, const std::string& name, hid_t type) {
   T v{};
-  Id a = open_attr(obj, name, 1);
+  Id a = open_attr(obj, name, 1, type);
   check_status(H5Aread(a, type, &v), "reading attribute " + name);
   return v;
 }
 
 template <class T>
 std::vector<T> read_vector(hid_t obj, const std::string& name, hid_t type) {
-  Id a = open_attr(obj, name, -1);
+  Id a = open_attr(obj, name, -1, type);
   std::vector<T> v(size_t(attr_size(a)));
   if (!v.empty()) check_status(H5Aread(a, type, v.data()), "reading attribute " + name);
   return v;
@@ -226,10 +289,8 @@ std::vector<double> read_attr_doubles(hid_t obj, const std::string& name) {
 }
 
 std::string read_attr_string(hid_t obj, const std::string& name) {
-  Id a = open_attr(obj, name, 1);
+  Id a = open_attr(obj, name, 1, H5T_C_S1);
   Id ftype(H5Aget_type(a), H5Tclose);
-  if (H5Tget_class(ftype) != H5T_STRING)
-    throw std::runtime_error("attribute " + name + " is not a string");
   const size_t n = H5Tget_size(ftype);
   Id t(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(t, n + 1);
@@ -240,9 +301,10 @@ std::string read_attr_string(hid_t obj, const std::string& name) {
 }
 
 Box read_attr_box(hid_t obj, const std::string& name, int dim) {
-  Id a = open_attr(obj, name, 1);
+  const Id type = box_type(dim);
+  Id a = open_attr(obj, name, 1, type);
   std::vector<int> v(size_t(2 * dim));
-  check_status(H5Aread(a, box_type(dim), v.data()), "reading attribute " + name);
+  check_status(H5Aread(a, type, v.data()), "reading attribute " + name);
   Box b(IntVect{0, 0, 0}, IntVect{0, 0, 0});  // unused directions: one cell
   for (int d = 0; d < dim; ++d) {
     b.lo[d] = v[size_t(d)];
@@ -330,11 +392,19 @@ hsize_t extent(hid_t dset) {
   return hsize_t(H5Sget_simple_extent_npoints(space));
 }
 
+void check_dataset_type(hid_t dset, hid_t mem_type) {
+  const Id type(H5Dget_type(dset), H5Tclose);
+  if (type < 0 || !readable_as(type, mem_type))
+    throw std::runtime_error(path_of(dset) + " has an unexpected type");
+}
+
 void read_all(hid_t dset, hid_t mem_type, void* buf) {
+  check_dataset_type(dset, mem_type);
   check_status(H5Dread(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "read");
 }
 
 void read_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs, void* buf) {
+  check_dataset_type(dset, mem_type);  // the same verdict on every rank
   const RunSelection s = select_runs(dset, runs);
   double dummy = 0;
   check_status(H5Dread(dset, mem_type, s.mem, s.file, s.xfer, s.total > 0 ? buf : &dummy),

@@ -80,8 +80,8 @@ void attr_long(hid_t obj, const std::string& name, long v);
 void attr_longs(hid_t obj, const std::string& name, const std::vector<long>& v);
 
 /// Attribute readers (every rank reads the same); each throws std::runtime_error naming
-/// the attribute when it is missing or of another shape. Numbers are converted to the
-/// requested type by HDF5.
+/// the attribute when it is missing, of another shape or of a type that does not read
+/// as the requested one. Numbers are converted to the requested type by HDF5.
 int read_attr_int(hid_t obj, const std::string& name);
 long read_attr_long(hid_t obj, const std::string& name);
 double read_attr_double(hid_t obj, const std::string& name);
@@ -113,6 +113,10 @@ void write_runs(hid_t dset, hid_t mem_type, const std::vector<Run>& runs,
                 const void* buf);
 /// Number of elements of a 1-D dataset.
 hsize_t extent(hid_t dset);
+/// Throws std::runtime_error naming `dset` when its stored type does not read as
+/// `mem_type` (another class or member layout, a non-standard number: a corrupt file,
+/// whose type description could crash HDF5's conversions). read_all and read_runs check.
+void check_dataset_type(hid_t dset, hid_t mem_type);
 /// Independent read of a whole 1-D dataset of `n` elements (every rank may call it).
 void read_all(hid_t dset, hid_t mem_type, void* buf);
 /// Collective read: this rank reads its runs (ascending, disjoint) of `dset` into `buf`,
