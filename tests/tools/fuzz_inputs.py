@@ -175,56 +175,56 @@ def main():
     p = subprocess.run([a.patchwork] + restart_args + [f"restart={good_dump}"],
                        check=True, capture_output=True)
     good_fingerprint = FINGERPRINT.findall(p.stdout.decode())[0]
-    failures, outcomes = [], {}
-    for case in range(a.cases):
+
+    def make_case(case):
+        """The mutated input of a case, written into the work directory: (its file, the
+        command, the program's name, the fingerprint a run must reach or None, what it
+        was made from, a folder the run writes)."""
         kind = ["deck", "deck", "patches", "restart"][case % 4]
-        is_deck = kind == "deck"
         if kind == "restart":
             with open(good_dump, "rb") as f:
                 data = damage_bytes(f.read(), rng)
             path = os.path.join(a.workdir, f"case{case:04d}.h5")
-            with open(path, "wb") as f:
-                f.write(data)
             cmd = [a.patchwork] + restart_args + [f"restart={path}"]
-            why, code, err = run_case(cmd, "patchwork", a.timeout, good_fingerprint)
-            outcomes[code] = outcomes.get(code, 0) + 1
-            if why:
-                failures.append(f"case {case} (the good dump): {why}\n  {' '.join(cmd)}\n"
-                                f"  stderr: {err.strip()[:400]}")
+            made = ("patchwork", good_fingerprint, "the good dump", None)
+        else:
+            source = rng.choice(a.decks if kind == "deck" else patch_seeds)
+            with open(source, "rb") as f:
+                original = f.read()
+            data = mutate(original, rng)
+            source = os.path.basename(source)
+            if kind == "deck":
+                path = os.path.join(a.workdir, f"case{case:04d}.toml")
+                # Short runs, bounded in size by the memory budget, writing only here.
+                out_dir = os.path.join(a.workdir, f"out{case:04d}")
+                cmd = [a.patchwork, path]
+                if case % 3 == 0:
+                    cmd.append(f"{rng.choice(deck_keys(original))}={rng.choice(HOSTILE)}")
+                cmd += ["time.max_step=2", f"output.dir={out_dir}", "--max-memory=256MB"]
+                if a.mpiexec and case % 5 == 0:
+                    cmd = shlex.split(a.mpiexec) + ["-n", "2"] + cmd
+                made = ("patchwork", None, source, out_dir)
             else:
-                os.remove(path)
-            continue
-        seed_file = rng.choice(a.decks if is_deck else patch_seeds)
-        with open(seed_file, "rb") as f:
-            original = f.read()
-        data = mutate(original, rng)
-        ext = ".toml" if is_deck else ".txt"
-        path = os.path.join(a.workdir, f"case{case:04d}{ext}")
+                path = os.path.join(a.workdir, f"case{case:04d}.txt")
+                cmd = [a.lab, "--patches", path, "--ranks", "3", "64", "--balancer", "sfc",
+                       "knapsack", "chop_pack"]
+                made = ("balance_lab", None, source, None)
         with open(path, "wb") as f:
             f.write(data)
-        if is_deck:
-            # Short runs, bounded in size by the memory budget, writing only here.
-            out_dir = os.path.join(a.workdir, f"out{case:04d}")
-            cmd = [a.patchwork, path]
-            if case % 3 == 0:
-                cmd.append(f"{rng.choice(deck_keys(original))}={rng.choice(HOSTILE)}")
-            cmd += ["time.max_step=2", f"output.dir={out_dir}", "--max-memory=256MB"]
-            if a.mpiexec and case % 5 == 0:
-                cmd = shlex.split(a.mpiexec) + ["-n", "2"] + cmd
-            name = "patchwork"
-        else:
-            cmd = [a.lab, "--patches", path, "--ranks", "3", "64", "--balancer", "sfc",
-                   "knapsack", "chop_pack"]
-            name = "balance_lab"
-        why, code, err = run_case(cmd, name, a.timeout)
+        return (path, cmd) + made
+
+    failures, outcomes = [], {}
+    for case in range(a.cases):
+        path, cmd, name, fingerprint, source, out_dir = make_case(case)
+        why, code, err = run_case(cmd, name, a.timeout, fingerprint)
         outcomes[code] = outcomes.get(code, 0) + 1
         if why:
-            failures.append(f"case {case} ({os.path.basename(seed_file)}): {why}\n  "
-                            f"{' '.join(cmd)}\n  stderr: {err.strip()[:400]}")
-        else:
-            os.remove(path)
-            if is_deck:
-                shutil.rmtree(out_dir, ignore_errors=True)
+            failures.append(f"case {case} ({source}): {why}\n  {' '.join(cmd)}\n"
+                            f"  stderr: {err.strip()[:400]}")
+            continue
+        os.remove(path)
+        if out_dir:
+            shutil.rmtree(out_dir, ignore_errors=True)
     summary = ", ".join(f"{n} with exit code {c}" for c, n in sorted(
         outcomes.items(), key=lambda x: (x[0] is None, x[0] or 0)))
     print(f"{a.cases} mutated inputs (seed {a.seed}): {summary}")
