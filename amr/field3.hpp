@@ -90,6 +90,17 @@ inline Kokkos::View<FabRef*> fab_refs(const std::vector<Fab>& fabs) {
 #define PW_INDEPENDENT_ITERATIONS
 #endif
 
+// Unrolls the short loop that follows (over a cell's components or directions), so that
+// the loop over cells around it has a body without inner loops: GCC vectorizes only
+// such innermost loops, and does not unroll a loop of five long iterations by itself.
+#if defined(__clang__) || defined(__CUDACC__) || defined(__HIPCC__)
+#define PW_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define PW_UNROLL _Pragma("GCC unroll 16")
+#else
+#define PW_UNROLL
+#endif
+
 // Inline every call in the row loop, so that a kernel's per-cell body (often a lambda
 // calling several functions) is one loop body the compiler can vectorize: GCC declines
 // to inline large lambdas on its own, and then calls them once per cell.
@@ -133,10 +144,12 @@ void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
 }
 
 /// Per-cell event counts of team_cells_tally (patch_teams.hpp): the body adds 0 or 1 to a
-/// slot (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell.
+/// slot (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell. The
+/// counts are 64-bit, as wide as the double comparisons they come from: a vectorizer
+/// without a narrowing of masks (SSE2) would otherwise leave the loop scalar.
 template <int N>
 struct Tally {
-  int n[N];
+  long n[N];
 };
 
 }  // namespace pw

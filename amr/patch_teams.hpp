@@ -106,8 +106,7 @@ KOKKOS_FORCEINLINE_FUNCTION void team_cells_tally(const TeamMember& m, const Box
         sum.n[c] += t.n[c];
     }
     for (int c = 0; c < N; ++c)
-      if (counting && sum.n[c] != 0)
-        Kokkos::atomic_add(&counters(first + c), long(sum.n[c]));
+      if (counting && sum.n[c] != 0) Kokkos::atomic_add(&counters(first + c), sum.n[c]);
   });
   m.team_barrier();
 }

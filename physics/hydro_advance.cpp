@@ -61,20 +61,23 @@ struct HydroScratch {
 /// direction, and the state at t + dt/2 from the quasi-linear equations (with gravity's
 /// acceleration from the old potential phi, when on). Falls back to
 /// first order (no slopes) where a face state would lose positivity, and counts that in
-/// t.n[0] for the cells of `box`. Selects throughout, no branches (GCC still declines to
-/// vectorize the loop: see the README's hydro benchmark).
-template <int DIM, Limiter L>
+/// t.n[0] for the cells of `box`. Selects throughout, no branches, and gravity a template
+/// argument, so that the loop over a row's cells vectorizes.
+template <int DIM, Limiter L, bool GRAVITY>
 KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
                                               const HydroScratch<DIM>& s,
                                               const Field3& phi, const double hdt[3],
                                               const Box& box, Tally<1>& t) {
   double w[nbase], dw[DIM][nbase], change[nbase];
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c) {
     w[c] = s.w.v[c](i, j, k);
     change[c] = 0.0;
   }
+  PW_UNROLL
   for (int d = 0; d < DIM; ++d) {
     const int di = d == 0, dj = d == 1, dk = d == 2;
+    PW_UNROLL
     for (int c = 0; c < nbase; ++c) {
       const Field3& f = s.w.v[c];
       dw[d][c] = limit_slope<L>(w[c] - f(i - di, j - dj, k - dk),
@@ -82,29 +85,36 @@ KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroPa
     }
     double a[nbase] = {0, 0, 0, 0, 0};
     primitive_flux_slope(hp, d, w, dw[d], a);
+    PW_UNROLL
     for (int c = 0; c < nbase; ++c)
       change[c] += hdt[d] * a[c];
     // Gravity's half-step acceleration, g_d = -d phi / dx_d centred.
-    if (hp.gravity)
+    if constexpr (GRAVITY)
       change[vel + d] +=
           hdt[d] * 0.5 * (phi(i + di, j + dj, k + dk) - phi(i - di, j - dj, k - dk));
   }
   double ws[nbase];
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c)
     ws[c] = w[c] - change[c];
   bool ok = admissible(ws);
-  for (int d = 0; d < DIM; ++d)
+  PW_UNROLL
+  for (int d = 0; d < DIM; ++d) {
+    PW_UNROLL
     for (int side = -1; side <= 1; side += 2) {
       double face[nbase];
       face[rho] = ws[rho] + 0.5 * side * dw[d][rho];
       face[pres] = ws[pres] + 0.5 * side * dw[d][pres];
       ok = ok & admissible(face);
     }
+  }
   const bool inside = (i >= box.lo[0]) & (i <= box.hi[0]) & (j >= box.lo[1]) &
                       (j <= box.hi[1]) & (k >= box.lo[2]) & (k <= box.hi[2]);
-  t.n[0] += int(!ok & inside);
+  t.n[0] += long(!ok & inside);
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c) {
     s.ws.v[c](i, j, k) = ok ? ws[c] : w[c];
+    PW_UNROLL
     for (int d = 0; d < DIM; ++d)
       s.dw[d].v[c](i, j, k) = ok ? dw[d][c] : 0.0;
   }
@@ -143,12 +153,14 @@ KOKKOS_FORCEINLINE_FUNCTION void face_flux(int i, int j, int k, const HydroParam
                                            const VarFields& flux) {
   constexpr int di = D == 0, dj = D == 1, dk = D == 2;
   double wl[nbase], wr[nbase], f[nbase];
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c) {
     wl[c] =
         s.ws.v[c](i - di, j - dj, k - dk) + 0.5 * s.dw[D].v[c](i - di, j - dj, k - dk);
     wr[c] = s.ws.v[c](i, j, k) - 0.5 * s.dw[D].v[c](i, j, k);
   }
   riemann_flux<R>(hp, D, wl, wr, f);
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c)
     flux.v[c](i, j, k) = f[c];
 }
@@ -193,19 +205,21 @@ KOKKOS_FORCEINLINE_FUNCTION double kinetic(const double* q) {
 /// t.n[0] (density) and t.n[1] (pressure). With gravity, the first half of the step's
 /// kick: dt/2 rho g from the old density and potential (the solver adds the second half
 /// from the new ones), the energy gaining the kinetic energy it adds.
-template <int DIM>
+template <int DIM, bool GRAVITY>
 KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroParams& hp,
                                              const VarFields& u, const VarFields& un,
                                              const Field3& rho_old, const Field3& phi,
                                              const VarFields flux[3],
                                              const double dtdx[3], Tally<2>& t) {
   double q[nbase];
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c)
     q[c] = updated<DIM>(c, i, j, k, u, flux, dtdx);
   const bool low_density = q[rho] < hp.density_floor;
   q[rho] = low_density ? hp.density_floor : q[rho];
-  if (hp.gravity) {
+  if constexpr (GRAVITY) {
     const double ke = kinetic(q), r = rho_old(i, j, k);
+    PW_UNROLL
     for (int d = 0; d < DIM; ++d) {
       const int di = d == 0, dj = d == 1, dk = d == 2;
       q[mom + d] -= 0.25 * dtdx[d] * r *
@@ -215,9 +229,12 @@ KOKKOS_FORCEINLINE_FUNCTION void update_cell(int i, int j, int k, const HydroPar
   }
   const double ke = kinetic(q);
   const bool low_pressure = (hp.gamma - 1.0) * (q[energy] - ke) < hp.pressure_floor;
-  q[energy] = low_pressure ? hp.pressure_floor / (hp.gamma - 1.0) + ke : q[energy];
-  t.n[0] += int(low_density);
-  t.n[1] += int(low_pressure);
+  // Computed in every cell, so that the select below needs no branch.
+  const double floor_energy = hp.pressure_floor / (hp.gamma - 1.0) + ke;
+  q[energy] = low_pressure ? floor_energy : q[energy];
+  t.n[0] += long(low_density);
+  t.n[1] += long(low_pressure);
+  PW_UNROLL
   for (int c = 0; c < nbase; ++c)
     un.v[c](i, j, k) = q[c];
 }
@@ -257,10 +274,18 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const HydroParams&
                         for (int c = 0; c < nbase; ++c)
                           w.v[c](i, j, k) = q[c];
                       });
-  team_cells_tally<1>(m, state_box<DIM>(box), counters, fallbacks,
-                      [&](int i, int j, int k, Tally<1>& t) {
-                        predict_cell<DIM, L>(i, j, k, hp, s, phi, hdt, box, t);
-                      });
+  // Gravity or not chosen here, outside the loops over cells (see predict_cell).
+  if (hp.gravity) {
+    team_cells_tally<1>(m, state_box<DIM>(box), counters, fallbacks,
+                        [&](int i, int j, int k, Tally<1>& t) {
+                          predict_cell<DIM, L, true>(i, j, k, hp, s, phi, hdt, box, t);
+                        });
+  } else {
+    team_cells_tally<1>(m, state_box<DIM>(box), counters, fallbacks,
+                        [&](int i, int j, int k, Tally<1>& t) {
+                          predict_cell<DIM, L, false>(i, j, k, hp, s, phi, hdt, box, t);
+                        });
+  }
   if (scalars)
     team_cells(m, state_box<DIM>(box), [&](int i, int j, int k) {
       predict_scalars<DIM, L>(i, j, k, hp, s, u, hdt);
@@ -286,10 +311,17 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const HydroParams&
       });
     }
   }
-  team_cells_tally<2>(m, box, counters, density_floors,
-                      [&](int i, int j, int k, Tally<2>& t) {
-                        update_cell<DIM>(i, j, k, hp, u, un, w.v[rho], phi, fl, dtdx, t);
-                      });
+  if (hp.gravity) {
+    team_cells_tally<2>(
+        m, box, counters, density_floors, [&](int i, int j, int k, Tally<2>& t) {
+          update_cell<DIM, true>(i, j, k, hp, u, un, w.v[rho], phi, fl, dtdx, t);
+        });
+  } else {
+    team_cells_tally<2>(
+        m, box, counters, density_floors, [&](int i, int j, int k, Tally<2>& t) {
+          update_cell<DIM, false>(i, j, k, hp, u, un, w.v[rho], phi, fl, dtdx, t);
+        });
+  }
   if (scalars)
     team_cells(m, box, [&](int i, int j, int k) {
       for (int c = nbase; c < hp.nvars(); ++c)

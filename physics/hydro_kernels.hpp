@@ -202,8 +202,9 @@ KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const HydroParams& hp, int d, const d
   const double s = left ? sl : sr;
   double fk[nbase], uk[nbase];
   euler_flux(hp, d, w, fk, uk);
-  // Supersonic: the outer state's flux (the star term drops out).
-  const bool outer = left ? sl >= 0.0 : sr <= 0.0;
+  // Supersonic: the outer state's flux (the star term drops out). Bitwise & and |, as
+  // a select of two comparisons becomes a branch that keeps the loop from vectorizing.
+  const bool outer = (left & (sl >= 0.0)) | (!left & (sr <= 0.0));
   const double un = w[vel + d];
   const double factor = w[rho] * (s - un) / (s - ss);  // the star density
   double us[nbase];
