@@ -78,6 +78,8 @@ def cases(f, build):
         if tool != "bench_hydro":
             out += [(tool, [option, build, "--deck", f[k]])
                     for k in ("missing", "dump", "truncated", "dir")]
+    out += [("bench_hydro", ["--build", build, "--athena", f[k]])
+            for k in ("missing", "text", "dir")]
     out += [("bench_balancers", ["--bogus"]), ("bench_balancers", ["--lab", f["missing"]]),
             ("bench_balancers", ["--lab", f["text"]]),
             ("bench_balancers", ["--lab", lab, "--count", "0"]),
