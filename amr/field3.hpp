@@ -144,9 +144,8 @@ void for_each_cell_simd(const std::string& label, const Box& b, const F& f) {
 }
 
 /// Per-cell event counts of team_cells_tally (patch_teams.hpp): the body adds 0 or 1 to a
-/// slot (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell. The
-/// counts are 64-bit, as wide as the double comparisons they come from: a vectorizer
-/// without a narrowing of masks (SSE2) would otherwise leave the loop scalar.
+/// slot (branch-free, as `t.n[0] += bad;`) for each event it saw in its cell. 64-bit,
+/// as the counters the sums go to.
 template <int N>
 struct Tally {
   long n[N];

@@ -61,8 +61,9 @@ struct HydroScratch {
 /// direction, and the state at t + dt/2 from the quasi-linear equations (with gravity's
 /// acceleration from the old potential phi, when on). Falls back to
 /// first order (no slopes) where a face state would lose positivity, and counts that in
-/// t.n[0] for the cells of `box`. Selects throughout, no branches, and gravity a template
-/// argument, so that the loop over a row's cells vectorizes.
+/// t.n[0] for the cells of `box`. Selects throughout, and gravity a template argument: no
+/// branch in the loop over a row's cells. (GCC 12 still leaves that loop scalar: it does
+/// not see the stores as consecutive.)
 template <int DIM, Limiter L, bool GRAVITY>
 KOKKOS_FORCEINLINE_FUNCTION void predict_cell(int i, int j, int k, const HydroParams& hp,
                                               const HydroScratch<DIM>& s,
