@@ -86,36 +86,44 @@ TEST(MeasuredCosts, TheUpdateIsSharedByCells) {
     EXPECT_NEAR(x.per_cell, c[0].per_cell, 1e-9 * c[0].per_cell);
 }
 
-/// Each patch's median over three runs: one run's preempted patch on a shared, loaded
+/// Each patch's median over five runs: one run's preempted patch on a shared, loaded
 /// machine (a cold patch once measured 10 times its usual cost) must not decide the test.
 std::vector<PatchCost> median_costs(int extra_work) {
+  constexpr int n_runs = 5;
   std::vector<std::vector<PatchCost>> runs;
-  for (int r = 0; r < 3; ++r)
+  for (int r = 0; r < n_runs; ++r)
     runs.push_back(measured_costs(extra_work));
   std::vector<PatchCost> out = runs[0];
   for (size_t p = 0; p < out.size(); ++p) {
-    double x[3] = {runs[0][p].per_cell, runs[1].at(p).per_cell, runs[2].at(p).per_cell};
-    std::sort(x, x + 3);
-    out[p].per_cell = x[1];
+    std::vector<double> x;
+    for (const std::vector<PatchCost>& run : runs)
+      x.push_back(run.at(p).per_cell);
+    std::nth_element(x.begin(), x.begin() + n_runs / 2, x.end());
+    out[p].per_cell = x[n_runs / 2];
   }
   return out;
 }
 
 TEST(MeasuredCosts, ExtraWorkMakesItsPatchesCostMorePerCell) {
-  const std::vector<PatchCost> c = median_costs(20000);
-  double hot = 1e300, cold = 0;
-  int n_hot = 0;
+  const std::vector<PatchCost> c = median_costs(200000);
+  double hot = 1e300;
+  std::vector<double> cold;
   for (const PatchCost& x : c) {
     if (x.hot) {
       hot = std::min(hot, x.per_cell);
-      ++n_hot;
     } else {
-      cold = std::max(cold, x.per_cell);
+      cold.push_back(x.per_cell);
     }
   }
-  ASSERT_GE(n_hot, 1);
-  ASSERT_LT(n_hot, int(c.size()));
-  EXPECT_GT(hot, 3 * cold);
+  ASSERT_LT(cold.size(), c.size());
+  ASSERT_GE(cold.size(), 1u);
+  // Every hot patch against the cold patches' median: noise only adds time, so it cannot
+  // lower a hot patch, and a cold patch slowed in most runs (CI under ASan, two tests
+  // per core) must not stand for all of them. The extra work is large beside the
+  // update's cost under ASan too (with 20000 iterations a hot patch once measured only
+  // 2.9 times the cold median there).
+  std::nth_element(cold.begin(), cold.begin() + cold.size() / 2, cold.end());
+  EXPECT_GT(hot, 3 * cold[cold.size() / 2]);
 }
 
 /// The Poisson workload's costs include its solves: over 4 coarse steps with no regrid
