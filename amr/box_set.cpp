@@ -1,5 +1,7 @@
 #include "amr/box_set.hpp"
 
+#include "amr/device_array.hpp"
+
 namespace pw {
 
 BoxSet::BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items) {
@@ -12,37 +14,46 @@ BoxSet::BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items) {
   }
   n_ = int(kept.size());
   if (n_ == 0) return;
-  box = Kokkos::View<Box*>("BoxSet::box", size_t(n_));
-  item = Kokkos::View<int*>("BoxSet::item", size_t(n_));
-  first_cell = Kokkos::View<long*>("BoxSet::first_cell", size_t(n_) + 1);
-  auto hb = Kokkos::create_mirror_view(box);
-  auto hi = Kokkos::create_mirror_view(item);
-  auto hc = Kokkos::create_mirror_view(first_cell);
-  hc(0) = 0;
+  std::vector<long> first(size_t(n_) + 1, 0);
   for (int n = 0; n < n_; ++n) {
     const Box& b = kept[size_t(n)];
-    hb(n) = b;
-    hi(n) = kept_items[size_t(n)];
     rows_ += long(b.size()[1]) * b.size()[2];
-    hc(n + 1) = hc(n) + b.num_cells();
+    first[size_t(n) + 1] = first[size_t(n)] + b.num_cells();
   }
-  cells_ = hc(n_);
-  Kokkos::deep_copy(box, hb);
-  Kokkos::deep_copy(item, hi);
-  Kokkos::deep_copy(first_cell, hc);
+  cells_ = first[size_t(n_)];
+  box = device_copy("BoxSet::box", kept);
+  item = device_copy("BoxSet::item", kept_items);
+  first_cell = device_copy("BoxSet::first_cell", first);
   if (detail::host_exec()) {
-    row = Kokkos::View<Row*>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "BoxSet::row"), size_t(rows_));
-    auto hw = Kokkos::create_mirror_view(row);
-    long r = 0;
+    std::vector<Row> rows;
+    rows.reserve(size_t(rows_));
     for (int n = 0; n < n_; ++n) {
       const Box& b = kept[size_t(n)];
       for (int k = b.lo[2]; k <= b.hi[2]; ++k)
         for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-          hw(r++) = {n, j, k};
+          rows.push_back({n, j, k});
     }
-    Kokkos::deep_copy(row, hw);
+    row = device_copy("BoxSet::row", rows);
   }
+}
+
+std::vector<Fab> zeroed_fabs(const std::string& label, const std::vector<Box>& boxes,
+                             int ncomp) {
+  std::vector<Fab> fabs(boxes.size());
+  for (size_t n = 0; n < boxes.size(); ++n)
+    if (!boxes[n].empty()) fabs[n] = Fab::uninitialized(label, boxes[n], ncomp);
+  const Kokkos::View<FabRef*> refs = fab_refs(fabs);
+  // Component by component along a row: contiguous stores, as a memset would do.
+  for_each_box_row(
+      "zeroed_fabs", BoxSet(boxes), KOKKOS_LAMBDA(int n, int j, int k, int i0, int i1) {
+        const FabRef f = refs(n);
+        for (int c = 0; c < ncomp; ++c) {
+          PW_INDEPENDENT_ITERATIONS
+          for (int i = i0; i <= i1; ++i)
+            f(i, j, k, c) = 0.0;
+        }
+      });
+  return fabs;
 }
 
 }  // namespace pw

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "amr/device_array.hpp"
 #include "amr/fab.hpp"
 
 namespace pw {
@@ -71,12 +72,10 @@ inline FabRef fab_ref(const Fab& f) {
 
 /// The FabRefs of fabs, on the device (for launches over all of them).
 inline Kokkos::View<FabRef*> fab_refs(const std::vector<Fab>& fabs) {
-  Kokkos::View<FabRef*> refs("fab_refs", fabs.size());
-  auto host = Kokkos::create_mirror_view(refs);
+  std::vector<FabRef> host(fabs.size());
   for (size_t n = 0; n < fabs.size(); ++n)
-    host(n) = fab_ref(fabs[n]);
-  Kokkos::deep_copy(refs, host);
-  return refs;
+    host[n] = fab_ref(fabs[n]);
+  return device_copy("fab_refs", host);
 }
 
 // Tells the compiler that the iterations of the loop that follows are independent: each

@@ -1,6 +1,7 @@
 #include "amr/flux_register.hpp"
 
 #include "amr/box_index.hpp"
+#include "amr/device_array.hpp"
 
 namespace pw {
 
@@ -50,18 +51,13 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
             : Fab());
   plan_ = CopyPlan(tags, side_owner, piece_owner_, my_rank);
 
-  side_dev_ = Kokkos::View<Side*>("flux_register::sides", sides_.size());
-  Kokkos::deep_copy(side_dev_, Kokkos::View<const Side*, Kokkos::HostSpace>(
-                                   sides_.data(), sides_.size()));
-  piece_dev_ = Kokkos::View<Piece*>("flux_register::pieces", pieces_.size());
-  Kokkos::deep_copy(piece_dev_, Kokkos::View<const Piece*, Kokkos::HostSpace>(
-                                    pieces_.data(), pieces_.size()));
+  side_dev_ = device_copy("flux_register::sides", sides_);
+  piece_dev_ = device_copy("flux_register::pieces", pieces_);
   sum_refs_ = fab_refs(sums_);
-  sum_box_ = Kokkos::View<Box*>("flux_register::sum_box", sums_.size());
-  auto host_box = Kokkos::create_mirror_view(sum_box_);
+  std::vector<Box> sum_boxes(sums_.size());
   for (size_t n = 0; n < sums_.size(); ++n)
-    host_box(n) = sums_[n].box;
-  Kokkos::deep_copy(sum_box_, host_box);
+    sum_boxes[n] = sums_[n].box;
+  sum_box_ = device_copy("flux_register::sum_box", sum_boxes);
   recv_refs_ = fab_refs(recv_);
   std::vector<Box> boxes;
   std::vector<int> items;

@@ -1,8 +1,9 @@
 // Ghost fill of one level: same-level copies (on-rank and across ranks, periodic images
-// included), then coarse-fine ghosts by conservative limited linear interpolation in
-// space and linear interpolation in time between the coarse level's old and new states,
-// then the physical boundaries: the walls' rules, and where a face takes the exact state
-// (a time-dependent inflow), the physics module's state at the fill's time.
+// included) and, while their messages fly, coarse-fine ghosts by conservative limited
+// linear interpolation in space and linear interpolation in time between the coarse
+// level's old and new states; then the physical boundaries: the walls' rules, and where
+// a face takes the exact state (a time-dependent inflow), the physics module's state at
+// the fill's time.
 #include "amr/hierarchy.hpp"
 
 namespace pw {
@@ -10,7 +11,9 @@ namespace pw {
 void Hierarchy::fill_ghosts(int l, double time) {
   PhaseTimers::Scope timer(timers_, "ghost fill");
   Level& L = levels_[l];
-  L.u_new.fill_boundary(comm_);
+  // The same-level exchange's messages fly while the coarse-fine ghosts, cells no patch
+  // of this level covers (so disjoint from the exchange's), are interpolated.
+  L.u_new.fill_boundary_begin(comm_);
   if (l > 0) {
     const Level& C = levels_[l - 1];
     // Weight of the coarse new state; exactly 0 or 1 at the ends of the coarse step.
@@ -21,6 +24,7 @@ void Hierarchy::fill_ghosts(int l, double time) {
     L.u_new.fill_from_coarse(C.u_old, C.u_new, a, cfg_.ratio(l - 1), interp_, bcs_,
                              comm_);
   }
+  L.u_new.fill_boundary_finish(comm_);
   L.u_new.fill_physical_boundary(bcs_);
   for (int d = 0; d < L.geom.dim; ++d)
     for (int side = 0; side < 2; ++side) {

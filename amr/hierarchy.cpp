@@ -4,6 +4,8 @@
 
 #include "amr/boundary.hpp"
 #include "amr/box_index.hpp"
+#include "amr/box_set.hpp"
+#include "amr/device_array.hpp"
 #include "amr/interpolate.hpp"
 #include "amr/update_refs.hpp"
 
@@ -202,7 +204,7 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     const IntVect one = IntVect::in_dims(N.geom.dim, 1, 0);
     const BoxIndex old_index(L.layout.boxes);
     std::vector<BoxList> uncovered(n), crse_regions(n);
-    std::vector<Fab> crse(n);
+    std::vector<Box> crse_boxes(n);
     for (size_t p = 0; p < n; ++p) {
       BoxList olds;
       for (int q : old_index.query(next.boxes[p]))
@@ -211,17 +213,25 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
       if (uncovered[p].empty()) continue;
       const Box cb = grow(coarsen(next.boxes[p], r), one);
       crse_regions[p] = {cb};
-      if (N.owns(int(p), me)) crse[p] = Fab("remap::crse", cb, ncomp_);
+      if (N.owns(int(p), me)) crse_boxes[p] = cb;
     }
+    std::vector<Fab> crse = zeroed_fabs("remap::crse", crse_boxes, ncomp_);
     const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
     CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
         .copy(C.u_new.fabs(), crse, comm_);
+    std::vector<FineRegion> regions;  // one launch for all of them
+    std::vector<Box> cells;
     for (size_t p = 0; p < n; ++p) {
       if (!N.owns(int(p), me) || uncovered[p].empty()) continue;
-      fill_physical_boundary(C.geom, crse[p], bcs_);
-      for (const Box& b : uncovered[p])
-        interpolate_to_fine(crse[p], N.u_new[p], b, r, N.geom.dim, interp_);
+      fill_physical_boundary(C.geom, crse[p], bcs_);  // launches only beside a wall
+      for (const Box& b : uncovered[p]) {
+        regions.push_back({int(p), b});
+        cells.push_back(coarsen(b, r));
+      }
     }
+    interpolate_regions(fab_refs(crse), N.u_new.refs(),
+                        device_copy("remap::regions", regions), BoxSet(cells), r,
+                        N.geom.dim, interp_, ncomp_);
   }
   std::vector<BoxList> interiors(n);
   for (size_t p = 0; p < n; ++p)

@@ -1,6 +1,7 @@
 #include "amr/level_data.hpp"
 
 #include "amr/box_index.hpp"
+#include "amr/device_array.hpp"
 #include "amr/level_plans.hpp"
 
 namespace pw {
@@ -35,11 +36,13 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
       face_dir_(face_dir),
       fabs_(layout.size()),
       plans_(std::make_shared<Plans>()) {
+  std::vector<Box> boxes(layout.size());
   for (size_t p = 0; p < layout.size(); ++p) {
     if (!owns(p)) continue;
     const Box& b = layout.boxes[p];
-    fabs_[p] = Fab(label, face_dir < 0 ? grow(b, ghost) : faces(b, face_dir), ncomp);
+    boxes[p] = face_dir < 0 ? grow(b, ghost) : faces(b, face_dir);
   }
+  fabs_ = zeroed_fabs(label, boxes, ncomp);
 }
 
 LevelData LevelData::like(const std::string& label, int ncomp) const {
@@ -158,11 +161,10 @@ const LevelData::Plans& LevelData::sets() const {
   }
   P.interiors = BoxSet(interiors, items);
   P.fab_boxes = BoxSet(fab_boxes, items);
-  P.patch_boxes = Kokkos::View<Box*>("LevelData::patch_boxes", size());
-  auto host = Kokkos::create_mirror_view(P.patch_boxes);
+  std::vector<Box> boxes(size());
   for (size_t p = 0; p < size(); ++p)
-    host(p) = box(p);
-  Kokkos::deep_copy(P.patch_boxes, host);
+    boxes[p] = box(p);
+  P.patch_boxes = device_copy("LevelData::patch_boxes", boxes);
   return P;
 }
 

@@ -1,5 +1,7 @@
 #include "amr/level_plans.hpp"
 
+#include "amr/box_set.hpp"
+#include "amr/device_array.hpp"
 #include "amr/level_data.hpp"
 
 namespace pw {
@@ -15,8 +17,7 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
   const size_t n = fine.size();
   const IntVect one = IntVect::in_dims(dim_, 1, 0);
   crse_regions_.assign(n, BoxList());
-  crse_old_.assign(n, Fab());
-  crse_new_.assign(n, Fab());
+  std::vector<Box> scratch(n);  // the coarse scratch fabs of owned patches
   for (size_t p = 0; p < n; ++p) {
     if (cf_regions_[p].empty()) continue;
     // Only the coarse cells under the ghosts (plus one for slopes) are copied, as
@@ -26,12 +27,10 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
           difference(BoxList{grow(coarsen(b, ratio), one)}, crse_regions_[p]);
       crse_regions_[p].insert(crse_regions_[p].end(), fresh.begin(), fresh.end());
     }
-    const Box cb = bounding_box(crse_regions_[p]);
-    if (fine.owns(p)) {
-      crse_old_[p] = Fab("crse_old", cb, fine.ncomp());
-      crse_new_[p] = Fab("crse_new", cb, fine.ncomp());
-    }
+    if (fine.owns(p)) scratch[p] = bounding_box(crse_regions_[p]);
   }
+  crse_old_ = zeroed_fabs("crse_old", scratch, fine.ncomp());
+  crse_new_ = zeroed_fabs("crse_new", scratch, fine.ncomp());
   const std::vector<IntVect> shifts =
       periodic_shifts(crse_geom.domain, crse_geom.periodic);
   plan_ =
@@ -54,19 +53,17 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
   }
   blend_cells_ = BoxSet(blend, blend_items);
   region_cells_ = BoxSet(cells);
-  regions_ = Kokkos::View<FineRegion*>("CoarseFineFill::regions", regions.size());
-  auto host = Kokkos::create_mirror_view(regions_);
-  for (size_t r = 0; r < regions.size(); ++r)
-    host(r) = regions[r];
-  Kokkos::deep_copy(regions_, host);
+  regions_ = device_copy("CoarseFineFill::regions", regions);
 }
 
 void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
                           const LevelData& crse_new, double a,
                           const std::vector<Interp>& interp, const BcSet& crse_bcs,
                           const Comm& comm) {
-  if (a > 0.0) plan_.copy(crse_new.fabs(), crse_new_, comm);
-  if (a < 1.0) plan_.copy(crse_old.fabs(), crse_old_, comm);
+  // Its own message tag: the fine level's same-level exchange may be in flight.
+  const int tag = 11;
+  if (a > 0.0) plan_.copy(crse_new.fabs(), crse_new_, comm, tag);
+  if (a < 1.0) plan_.copy(crse_old.fabs(), crse_old_, comm, tag);
   // Both scratch fabs are this plan's own; blending in place is element-wise.
   const int nc = fine.ncomp();
   if (a > 0.0 && a < 1.0) blend(old_refs_, new_refs_, a, new_refs_, blend_cells_, nc);
@@ -86,7 +83,9 @@ AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
   avg_.assign(n, Fab());
   for (size_t p = 0; p < n; ++p) {
     avg_layout.boxes[p] = coarsen(fine.box(p), ratio);
-    if (fine.owns(p)) avg_[p] = Fab("avg", avg_layout.boxes[p], fine.ncomp());
+    // Written by average_to_coarse in full before the copy reads it.
+    if (fine.owns(p))
+      avg_[p] = Fab::uninitialized("avg", avg_layout.boxes[p], fine.ncomp());
   }
   std::vector<BoxList> crse_boxes(crse.size());
   for (size_t q = 0; q < crse.size(); ++q)

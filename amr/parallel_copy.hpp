@@ -50,8 +50,9 @@ class CopyPlan {
              int tag = 7, int parity = -1);
   void finish(std::vector<Fab>& dst, const Comm& comm);
   /// begin() then finish().
-  void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm) {
-    begin(src, dst, comm);
+  void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
+            int tag = 7) {
+    begin(src, dst, comm, tag);
     finish(dst, comm);
   }
 

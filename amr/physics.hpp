@@ -1,6 +1,6 @@
 // The small interface a physics module implements. It sees one patch at a time, or all
-// owned patches of a level at once for the update, with filled ghost cells, and never
-// MPI; the AMR layer calls it from the time stepper and the regridder.
+// owned patches of a level at once for the update and the tags, with filled ghost cells,
+// and never MPI; the AMR layer calls it from the time stepper and the regridder.
 #pragma once
 
 #include <memory>
@@ -13,17 +13,9 @@
 #include "amr/interpolate.hpp"
 #include "amr/level_data.hpp"
 #include "amr/level_geom.hpp"
+#include "amr/level_tags.hpp"
 
 namespace pw {
-
-/// Refinement tags of one patch: tag(i, j, k) = 1 where the cell needs refinement.
-struct TagArray {
-  Kokkos::View<int***, Kokkos::LayoutRight> v;  // (k, j, i)
-  IntVect lo;
-  KOKKOS_INLINE_FUNCTION int& operator()(int i, int j, int k) const {
-    return v(k - lo[2], j - lo[1], i - lo[0]);
-  }
-};
 
 /// Scratch memory a module's per-patch work may use (in the default memory space),
 /// owned by the caller, so that the module holds no mutable state and patches can be
@@ -133,11 +125,12 @@ class Physics {
   virtual void emulated_work(const Box& /*box*/, const Array4& /*u*/,
                              const Scratch& /*scratch*/) const {}
 
-  /// Set tags(i, j, k) = 1 in `box` where a cell of level `level` needs refinement. u has
-  /// filled ghost cells (so gradient criteria may look one cell out). Tags are
-  /// pre-zeroed.
-  virtual void tag(const LevelGeom& g, const Box& box, const Array4& u,
-                   const TagArray& tags, int level, double time) const = 0;
+  /// Set tags.of(p)(i, j, k) = 1 where cell (i, j, k) of patch p of level `level` needs
+  /// refinement, for every cell of tags.cells() (the owned patches' interiors, item p),
+  /// in one launch. u(p) is patch p's state, its ghost cells filled (so gradient criteria
+  /// may look one cell out). Tags are pre-zeroed.
+  virtual void tag(const LevelGeom& g, const LevelTags& tags,
+                   const Kokkos::View<FabRef*>& u, int level, double time) const = 0;
 };
 
 }  // namespace pw

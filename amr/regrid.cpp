@@ -14,25 +14,12 @@ namespace pw {
 BoxList Hierarchy::tag_and_cluster(int l) {
   Level& L = levels_[l];
   fill_ghosts(l, L.t_new);
-  std::vector<int> mine;  // tagged cells as (i, j, k) triples
-  for (size_t p = 0; p < L.layout.size(); ++p) {
-    if (!L.owns(int(p), comm_.rank())) continue;
-    const Box& b = L.layout.boxes[p];
-    TagArray tags{Kokkos::View<int***, Kokkos::LayoutRight>("tags", b.size()[2],
-                                                            b.size()[1], b.size()[0]),
-                  b.lo};
-    physics_.tag(L.geom, b, L.u_new[p].array(), tags, l, L.t_new);
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tags.v);
-    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
-      for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-        for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-          if (host(k - b.lo[2], j - b.lo[1], i - b.lo[0])) {
-            mine.push_back(i);
-            mine.push_back(j);
-            mine.push_back(k);
-          }
-  }
-  const std::vector<int> all = comm_.all_gather(mine);
+  std::vector<int> owned;
+  for (size_t p = 0; p < L.layout.size(); ++p)
+    if (L.owns(int(p), comm_.rank())) owned.push_back(int(p));
+  const LevelTags flags(L.layout.boxes, owned);
+  physics_.tag(L.geom, flags, L.u_new.refs(), l, L.t_new);
+  const std::vector<int> all = comm_.all_gather(flags.tagged_cells());  // (i, j, k)
   std::vector<IntVect> tags(all.size() / 3);
   for (size_t n = 0; n < tags.size(); ++n)
     tags[n] = {all[3 * n], all[3 * n + 1], all[3 * n + 2]};

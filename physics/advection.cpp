@@ -386,20 +386,24 @@ void Advection::emulated_work(const Box& box, const Array4& u,
       });
 }
 
-void Advection::tag(const LevelGeom& /*g*/, const Box& box, const Array4& u,
-                    const TagArray& tags, int level, double /*time*/) const {
+void Advection::tag(const LevelGeom& /*g*/, const LevelTags& tags,
+                    const Kokkos::View<FabRef*>& u, int level, double /*time*/) const {
   if (tag_kind_ == TagKind::threshold) {
     const int n = int(tag_threshold_.size());
     const double thr = tag_threshold_[level < n ? level : n - 1];
-    for_each_cell(
-        "advection::tag_threshold", box,
-        KOKKOS_LAMBDA(int i, int j, int k) { tag_above(i, j, k, tags, u, thr); });
+    for_each_box_cell(
+        "advection::tag_threshold", tags.cells(),
+        KOKKOS_LAMBDA(int p, int i, int j, int k) {
+          tag_above(i, j, k, tags.of(p), u(p), thr);
+        });
   } else {
     const double thr = tag_gradient_;
     const int dim = dim_;
-    for_each_cell(
-        "advection::tag_gradient", box,
-        KOKKOS_LAMBDA(int i, int j, int k) { tag_gradient(i, j, k, dim, tags, u, thr); });
+    for_each_box_cell(
+        "advection::tag_gradient", tags.cells(),
+        KOKKOS_LAMBDA(int p, int i, int j, int k) {
+          tag_gradient(i, j, k, dim, tags.of(p), u(p), thr);
+        });
   }
 }
 

@@ -60,7 +60,7 @@ class Advection : public Physics {
   bool emulates_work() const override { return extra_work_ > 0; }
   void emulated_work(const Box& box, const Array4& u,
                      const Scratch& scratch) const override;
-  void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+  void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
            int level, double time) const override;
 
  private:

@@ -219,17 +219,18 @@ KOKKOS_INLINE_FUNCTION void initial_cell(int i, int j, int k, const Array4& u, i
     u(i, j, k, c) = (c + 1) * phi;
 }
 
-KOKKOS_INLINE_FUNCTION void tag_above(int i, int j, int k, const TagArray& tags,
-                                      const Array4& u, double threshold) {
+template <class Tags, class U>
+KOKKOS_INLINE_FUNCTION void tag_above(int i, int j, int k, const Tags& tags, const U& u,
+                                      double threshold) {
   if (u(i, j, k, 0) > threshold) tags(i, j, k) = 1;
 }
 
 /// Tag where the largest undivided central difference |u(+1) - u(-1)|/2 of component 0
 /// over the used directions exceeds `threshold`. Reads one ghost cell in each used
 /// direction.
-KOKKOS_INLINE_FUNCTION void tag_gradient(int i, int j, int k, int dim,
-                                         const TagArray& tags, const Array4& u,
-                                         double threshold) {
+template <class Tags, class U>
+KOKKOS_INLINE_FUNCTION void tag_gradient(int i, int j, int k, int dim, const Tags& tags,
+                                         const U& u, double threshold) {
   double g = 0.5 * kmath::abs(u(i + 1, j, k, 0) - u(i - 1, j, k, 0));
   const double gy = 0.5 * kmath::abs(u(i, j + 1, k, 0) - u(i, j - 1, k, 0));
   if (gy > g) g = gy;

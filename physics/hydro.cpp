@@ -410,10 +410,10 @@ void Hydro::advance_level(const LevelGeom& g, const LevelUpdate& s, double /*tim
                 counters);
 }
 
-void Hydro::tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+void Hydro::tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
                 int /*level*/, double /*time*/) const {
   const HydroParams hp = hp_;
-  const VarFields f = fields_of(u, hp.nvars());
+  const int nv = hp.nvars();
   const int dim = dim_;
   const double thr = tag_threshold_, filter = tag_filter_;
   const bool loehner_kind = tag_kind_ == TagKind::loehner;
@@ -426,8 +426,9 @@ void Hydro::tag(const LevelGeom& g, const Box& box, const Array4& u, const TagAr
   const double jeans_len2 = jeans_cells_ * jeans_cells_ * dx * dx;
   const double jeans_coef =
       jeans ? 4.0 * kmath::pi * kmath::pi * hp.gamma / hp.four_pi_G : 0.0;
-  for_each_cell(
-      "hydro::tag", box, KOKKOS_LAMBDA(int i, int j, int k) {
+  for_each_box_cell(
+      "hydro::tag", tags.cells(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        const VarFields f = fields_of(u(p), nv);
         auto density = [&](int a, int b, int c) { return f.v[rho](a, b, c); };
         auto pressure = [&](int a, int b, int c) {
           double w[max_vars];
@@ -444,7 +445,7 @@ void Hydro::tag(const LevelGeom& g, const Box& box, const Array4& u, const TagAr
           const double r = f.v[rho](i, j, k);
           unresolved = jeans_coef * pressure(i, j, k) < jeans_len2 * r * r;
         }
-        if (e > thr || unresolved) tags(i, j, k) = 1;
+        if (e > thr || unresolved) tags.of(p)(i, j, k) = 1;
       });
 }
 

@@ -77,7 +77,7 @@ class Hydro : public Physics {
   /// All owned patches in one launch, a team per patch.
   void advance_level(const LevelGeom& g, const LevelUpdate& s, double time, double dt,
                      const Counters& counters) const override;
-  void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+  void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
            int level, double time) const override;
 
   const HydroParams& params() const { return hp_; }

@@ -80,14 +80,15 @@ void PoissonWorkload::advance(const LevelGeom& g, const Box& box, const Array4& 
   }
 }
 
-void PoissonWorkload::tag(const LevelGeom& g, const Box& box, const Array4& u,
-                          const TagArray& tags, int /*level*/, double /*time*/) const {
+void PoissonWorkload::tag(const LevelGeom& g, const LevelTags& tags,
+                          const Kokkos::View<FabRef*>& u, int /*level*/,
+                          double /*time*/) const {
   // |f| dx^2 = |lap phi| dx^2 once solved: the undivided Laplacian.
   const double thr = tag_threshold_ / (g.dx[0] * g.dx[0]);
-  for_each_cell(
-      "poisson::tag", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        const double f = u(i, j, k, 1);
-        if ((f < 0 ? -f : f) > thr) tags(i, j, k) = 1;
+  for_each_box_cell(
+      "poisson::tag", tags.cells(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        const double f = u(p)(i, j, k, 1);
+        if ((f < 0 ? -f : f) > thr) tags.of(p)(i, j, k) = 1;
       });
 }
 

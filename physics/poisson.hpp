@@ -46,7 +46,7 @@ class PoissonWorkload : public Physics {
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                const Array4& u_new, const Array4 flux[3], double time, double dt,
                const Scratch& scratch, const Counters& counters) const override;
-  void tag(const LevelGeom& g, const Box& box, const Array4& u, const TagArray& tags,
+  void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
            int level, double time) const override;
 
  private:

@@ -1,40 +1,54 @@
 // One launch per level: each level-wide operation (the solver's smoother, residual,
 // restriction, prolongation and reductions, LevelData's fills and copies, the
-// coarse-fine fill and average-down) launches the same number of kernels whether the
-// level has 1 patch or 64, counted by LaunchCounter through Kokkos Tools.
+// coarse-fine fill and average-down), and what a regrid sets up (a level's data, its
+// plans' scratch, the tags and their compaction), launches the same number of kernels
+// whether the level has 1 patch or 64, counted by LaunchCounter through Kokkos Tools.
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "amr/launch_counter.hpp"
 #include "amr/level_data.hpp"
+#include "amr/level_tags.hpp"
 #include "solver/mg_ops.hpp"
 
 using namespace pw;
 
 namespace {
 
+/// Kernels launched by op (and finished).
+long launches_of(const std::function<void()>& op) {
+  LaunchCounter c;
+  op();
+  Kokkos::fence();
+  return c.launches();
+}
+
+/// The unit cube in n^3 cells.
+LevelGeom unit_cube(int n) {
+  LevelGeom g;
+  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, n - 1}};
+  for (int d = 0; d < 3; ++d)
+    g.dx[d] = 1.0 / n;
+  return g;
+}
+
 /// Launches of each operation on a periodic 32^3 level cut into patches of `grid`^3,
 /// with a 16^3 coarse level (one box) under a refined 16^3 patch region for the
 /// inter-level operations.
 std::map<std::string, long> launches_per_op(int grid) {
   const Comm comm(MPI_COMM_SELF);
-  LevelGeom g;
-  g.domain = Box{{0, 0, 0}, {31, 31, 31}};
-  for (int d = 0; d < 3; ++d)
-    g.dx[d] = 1.0 / 32;
+  const LevelGeom g = unit_cube(32);
   LevelLayout L;
   L.boxes = chop(g.domain, IntVect::uniform(grid), IntVect::uniform(4));
   L.owner.assign(L.boxes.size(), 0);
   const IntVect one = IntVect::uniform(1);
   LevelData u("u", L, g, 1, one, 0), f("f", L, g, 1, IntVect{}, 0);
   LevelData r = f.like("r");
-  LevelGeom cg = g;
-  cg.domain = Box{{0, 0, 0}, {15, 15, 15}};
-  for (int d = 0; d < 3; ++d)
-    cg.dx[d] = 2.0 / 32;
+  const LevelGeom cg = unit_cube(16);
   LevelLayout CL{{cg.domain}, {0}};
   LevelData crse("crse", CL, cg, 1, one, 0);
   // A refined level over the middle of the domain, cut the same way.
@@ -65,10 +79,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   mg::cf_ghosts_from_inside(fine, {});
   std::map<std::string, long> n;
   auto count = [&](const std::string& name, const std::function<void()>& op) {
-    LaunchCounter c;
-    op();
-    Kokkos::fence();
-    n[name] = c.launches();
+    n[name] = launches_of(op);
   };
   count("set_val", [&] { u.set_val(1.0); });
   count("copy_component", [&] { r.copy_component(0, f, 0); });
@@ -97,4 +108,55 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
   }
 }
 
+/// Launches of what a regrid sets up for a periodic 32^3 level cut into `grid`^3 patches
+/// over a 16^3 coarse level: the level's data (zeroed), its first coarse-fine fill and
+/// average-down (which build their plans and scratch), tags set on every cell and
+/// compacted.
+std::map<std::string, long> setup_launches(int grid) {
+  const Comm comm(MPI_COMM_SELF);
+  const LevelGeom g = unit_cube(32);
+  LevelLayout L;
+  L.boxes =
+      chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(grid), IntVect::uniform(4));
+  L.owner.assign(L.boxes.size(), 0);
+  const LevelGeom cg = unit_cube(16);
+  const IntVect one = IntVect::uniform(1);
+  LevelData crse("crse", LevelLayout{{cg.domain}, {0}}, cg, 1, one, 0);
+  crse.set_val(1.0);
+  std::map<std::string, long> n;
+  auto count = [&](const std::string& name, const std::function<void()>& op) {
+    n[name] = launches_of(op);
+  };
+  std::optional<LevelData> u;
+  count("LevelData", [&] { u.emplace("u", L, g, 1, one, 0); });
+  count("first fill_from_coarse", [&] {
+    u->fill_from_coarse(crse, crse, 1.0, IntVect::uniform(2), {Interp::quadratic},
+                        BcSet(1, ComponentBc()), comm);
+  });
+  count("first average_down",
+        [&] { u->average_down_to(crse, IntVect::uniform(2), comm); });
+  std::vector<int> owned(L.boxes.size());
+  for (size_t p = 0; p < owned.size(); ++p)
+    owned[p] = int(p);
+  std::vector<int> tagged;
+  count("tags", [&] {
+    const LevelTags tags(L.boxes, owned);
+    for_each_box_cell(
+        "test::tag_all", tags.cells(),
+        KOKKOS_LAMBDA(int p, int i, int j, int k) { tags.of(p)(i, j, k) = 1; });
+    tagged = tags.tagged_cells();
+  });
+  EXPECT_EQ(tagged.size(), size_t(3 * 16 * 16 * 16));
+  return n;
+}
+
 }  // namespace
+
+TEST(LaunchCount, RegridSetUpDoesNotScaleWithPatches) {
+  const std::map<std::string, long> one = setup_launches(16), many = setup_launches(4);
+  for (const auto& [name, n] : one) {
+    SCOPED_TRACE(name);
+    EXPECT_LE(n, 16);
+    EXPECT_EQ(many.at(name), n);
+  }
+}

@@ -120,18 +120,6 @@ void copy_cells(const Array4& dst, const Array4& src, const Box& b, int nc) {
       });
 }
 
-/// Cells where (a(0) > threshold) and the tag disagree, and the number of tagged cells.
-void tag_check(const Array4& a, const TagArray& t, const Box& b, double threshold,
-               double& wrong, double& tagged) {
-  wrong = sum_over_cells(
-      "test::tag_check", b, KOKKOS_LAMBDA(int i, int j, int k) {
-        return double((a(i, j, k, 0) > threshold) != (t(i, j, k) == 1));
-      });
-  tagged = sum_over_cells(
-      "test::tag_count", b,
-      KOKKOS_LAMBDA(int i, int j, int k) { return double(t(i, j, k)); });
-}
-
 /// L1 norm (per unit volume) of component c of u minus the exact data at `time`.
 double l1_error(PeriodicPatch& p, int c, double time) {
   Fab exact("exact", p.g.domain, p.adv.ncomp());
@@ -271,17 +259,31 @@ TEST(Advection, AdvectionOfAnInnerPatchReadsOnlyNghostGhostLayers) {
   }
 }
 
-TEST(Advection, AdvectionTagsAboveThreshold) {
+TEST(Advection, AdvectionTagsAboveThresholdOnTheOwnedPatchesInOrder) {
+  // Four 16^2 patches of one 32^2 field, the third owned by another rank: the tagged
+  // cells come back patch by patch (owned ones only), i fastest, as the host finds them.
   PeriodicPatch p(dim_line(2) + "[advection]\ntag_threshold = [1.5, 1.9]\n", 2, 32);
-  TagArray tags{Kokkos::View<int***, Kokkos::LayoutRight>("tags", 1, 32, 32), {0, 0, 0}};
+  const std::vector<Box> boxes = {
+      Box({0, 0, 0}, {15, 15, 0}), Box({16, 0, 0}, {31, 15, 0}),
+      Box({0, 16, 0}, {15, 31, 0}), Box({16, 16, 0}, {31, 31, 0})};
+  const std::vector<int> owned = {0, 1, 3};
+  const Kokkos::View<FabRef*> u = fab_refs(std::vector<Fab>(boxes.size(), p.u));
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.u.data);
   for (int level : {0, 1, 7}) {
     const double thr = level == 0 ? 1.5 : 1.9;  // deeper levels use the last entry
-    Kokkos::deep_copy(tags.v, 0);
-    p.adv.tag(p.g, p.g.domain, p.u.array(), tags, level, 0.0);
-    double wrong = 0, tagged = 0;
-    tag_check(p.u.array(), tags, p.g.domain, thr, wrong, tagged);
-    EXPECT_EQ(wrong, 0.0) << "level " << level;
-    EXPECT_GT(tagged, 0.0) << "level " << level;
+    const LevelTags tags(boxes, owned);
+    p.adv.tag(p.g, tags, u, level, 0.0);
+    std::vector<int> expected;
+    for (int q : owned) {
+      const Box& b = boxes[size_t(q)];
+      for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+        for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+          if (host(0, 0, j - p.u.box.lo[1], i - p.u.box.lo[0]) > thr)
+            expected.insert(expected.end(), {i, j, 0});
+    }
+    EXPECT_GT(expected.size(), 0u) << "level " << level;
+    EXPECT_LT(expected.size(), 3u * 3 * 16 * 16) << "level " << level;
+    EXPECT_EQ(tags.tagged_cells(), expected) << "level " << level;
   }
 }
 
