@@ -5,19 +5,15 @@
 namespace pw {
 
 LevelTags::LevelTags(const std::vector<Box>& boxes, const std::vector<int>& owned) {
-  std::vector<Box> mine, by_patch(boxes.size());
-  std::vector<long> first(boxes.size(), 0);
-  long cells = 0;
+  std::vector<Box> mine;
+  std::vector<int> slot(boxes.size(), -1);
   for (int p : owned) {
+    slot[size_t(p)] = int(mine.size());
     mine.push_back(boxes[size_t(p)]);
-    by_patch[size_t(p)] = boxes[size_t(p)];
-    first[size_t(p)] = cells;
-    cells += boxes[size_t(p)].num_cells();
   }
   cells_ = BoxSet(mine, owned);
-  flag_ = Kokkos::View<int*>("tags", size_t(cells));
-  first_ = device_copy("tags::first", first);
-  box_ = device_copy("tags::box", by_patch);
+  flag_ = Kokkos::View<int*>("tags", size_t(cells_.cells()));
+  slot_ = device_copy("tags::slot", slot);
 }
 
 std::vector<int> LevelTags::tagged_cells() const {

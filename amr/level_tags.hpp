@@ -25,7 +25,6 @@ struct PatchTags {
 /// Tags of the owned patches of a level, 0 (not tagged) until a physics module sets them.
 class LevelTags {
  public:
-  LevelTags() = default;
   /// Tags over boxes[p] for each p in `owned` (boxes: a level's patch boxes).
   LevelTags(const std::vector<Box>& boxes, const std::vector<int>& owned);
 
@@ -33,9 +32,10 @@ class LevelTags {
   const BoxSet& cells() const { return cells_; }
   /// Patch p's tags (p owned), in a kernel.
   KOKKOS_INLINE_FUNCTION PatchTags of(int p) const {
-    const Box b = box_(p);
+    const int n = slot_(p);
+    const Box b = cells_.box(n);
     const long nx = b.hi[0] - b.lo[0] + 1, ny = b.hi[1] - b.lo[1] + 1;
-    return {flag_.data() + first_(p), b.lo, nx, nx * ny};
+    return {flag_.data() + cells_.first_cell(n), b.lo, nx, nx * ny};
   }
 
   /// The tagged cells as (i, j, k) triples, in the order of cells() (box by box, i
@@ -44,9 +44,8 @@ class LevelTags {
 
  private:
   BoxSet cells_;
-  Kokkos::View<int*> flag_;    // cells_.cells() entries, box after box, i fastest
-  Kokkos::View<long*> first_;  // per patch index: where its tags start in flag_
-  Kokkos::View<Box*> box_;     // per patch index: its interior (empty where not owned)
+  Kokkos::View<int*> flag_;  // cells_.cells() entries, box after box, i fastest
+  Kokkos::View<int*> slot_;  // per patch index: its box in cells_ (-1 where not owned)
 };
 
 }  // namespace pw
