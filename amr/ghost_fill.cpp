@@ -3,12 +3,18 @@
 // linear interpolation in space and linear interpolation in time between the coarse
 // level's old and new states; then the physical boundaries: the walls' rules, and where
 // a face takes the exact state (a time-dependent inflow), the physics module's state at
-// the fill's time.
+// the fill's time. In two halves, so that the stepper can update the patches whose ghost
+// cells are this rank's alone between them.
 #include "amr/hierarchy.hpp"
 
 namespace pw {
 
 void Hierarchy::fill_ghosts(int l, double time) {
+  fill_ghosts_begin(l, time);
+  fill_ghosts_finish(l, time);
+}
+
+void Hierarchy::fill_ghosts_begin(int l, double time) {
   PhaseTimers::Scope timer(timers_, "ghost fill");
   Level& L = levels_[l];
   // The same-level exchange's messages fly while the coarse-fine ghosts, cells no patch
@@ -24,6 +30,11 @@ void Hierarchy::fill_ghosts(int l, double time) {
     L.u_new.fill_from_coarse(C.u_old, C.u_new, a, cfg_.ratio(l - 1), interp_, bcs_,
                              comm_);
   }
+}
+
+void Hierarchy::fill_ghosts_finish(int l, double time) {
+  PhaseTimers::Scope timer(timers_, "ghost fill");
+  Level& L = levels_[l];
   L.u_new.fill_boundary_finish(comm_);
   L.u_new.fill_physical_boundary(bcs_);
   for (int d = 0; d < L.geom.dim; ++d)

@@ -81,24 +81,19 @@ void Hierarchy::allocate(Level& L) {
 
 void Hierarchy::initialize() {
   const LevelGeom g0 = cfg_.geom(0);
-  LevelLayout base;
-  base.boxes = chop(g0.domain, cfg_.max_size(), cfg_.blocking());
-  std::sort(base.boxes.begin(), base.boxes.end());
-  base.owner.assign(base.boxes.size(), -1);
+  BoxList boxes = chop(g0.domain, cfg_.max_size(), cfg_.blocking());
+  std::sort(boxes.begin(), boxes.end());
   levels_.clear();
-  // Each new level gets provisional owners (round robin) so that it can be filled and
-  // tagged; the planner balances the whole hierarchy once at the end.
+  // Each new level is made on the owners the planner would give it (LayoutPlanner::place)
+  // so that it can be filled and tagged; the planner balances the whole hierarchy once at
+  // the end.
   for (int l = 0; l <= cfg_.max_level; ++l) {
     if (l > 0) {
-      LevelLayout next;
-      next.boxes = tag_and_cluster(l - 1);
-      if (next.boxes.empty()) break;
-      next.owner.assign(next.boxes.size(), -1);
-      base = next;
+      boxes = tag_and_cluster(l - 1);
+      if (boxes.empty()) break;
     }
-    for (size_t p = 0; p < base.size(); ++p)
-      base.owner[p] = int(p % size_t(comm_.size()));
-    if (l > 0) check_budget(l, base.boxes, "building the initial hierarchy");
+    if (l > 0) check_budget(l, boxes, "building the initial hierarchy");
+    const LevelLayout base = placed(l, std::move(boxes));
     levels_.push_back(make_level(l, base));
     Level& L = levels_.back();
     allocate(L);

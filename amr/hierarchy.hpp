@@ -95,6 +95,11 @@ class Hierarchy {
   /// Fill the ghost cells of level l's u_new at `time` (same level, coarse-fine,
   /// physical).
   void fill_ghosts(int l, double time);
+  /// fill_ghosts in two halves: after begin, the ghost cells of the patches in
+  /// u_new.ghosts_on_rank(true) are filled while the same-level messages may still fly;
+  /// after finish, all are.
+  void fill_ghosts_begin(int l, double time);
+  void fill_ghosts_finish(int l, double time);
   /// Regrid levels > base from tags on the current data (public for tests).
   void regrid(int base);
   /// Rebalance every level between coarse steps (all levels are in step then), with the
@@ -111,14 +116,19 @@ class Hierarchy {
 
  private:
   void advance_level(int l, double dt);
-  /// Level l's update from `time` over dt (its fine fluxes into its flux register), its
-  /// time added to the patches' measured seconds.
-  void advance_patches(int l, double time, double dt);
-  /// `seconds` shared among level l's owned patches by cells (0 for the others).
-  std::vector<double> shared_by_cells(int l, double seconds) const;
+  /// The update of `group`'s patches of level l from `time` over dt (their fine fluxes
+  /// into the flux register), its time added to the patches' measured seconds.
+  void advance_patches(int l, double time, double dt, const LevelData::PatchGroup& group);
+  /// `seconds` shared among `patches` of level l by cells (0 for the others).
+  std::vector<double> shared_by_cells(int l, const std::vector<int>& patches,
+                                      double seconds) const;
   void average_down(int fine);
   /// Level-(l+1) boxes from tags on level l's current data.
   BoxList tag_and_cluster(int l);
+  /// Level l's new boxes with the owners they are filled on: the current owner where a
+  /// box is unchanged; elsewhere the planner's choice (LayoutPlanner::place), or round
+  /// robin when it has none. Levels below l keep their layouts.
+  LevelLayout placed(int l, BoxList boxes);
   /// Give level l the layout `next`, moving its data: copied from the old layout where it
   /// overlaps, interpolated from level l-1 elsewhere. Rebuilds the plans of l and l+1.
   /// Returns the bytes this rank received from other ranks' old patches.

@@ -29,6 +29,16 @@ class LayoutPlanner {
   /// must return the same answer.
   virtual std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                         int first_free) = 0;
+  /// Owners for levels[level], whose boxes a regrid has just made (current owners where a
+  /// box is unchanged, -1 where it is new; the levels below as they are), asked before
+  /// the hierarchy fills the level so that its data is made where the next plan() will
+  /// keep it, not moved there afterwards. Keeps the boxes; is not a balancing step.
+  /// Called with the same input on every rank; must return the same answer. Empty (the
+  /// default): no preference, and the new boxes go round robin.
+  virtual std::vector<int> place(const std::vector<LevelLayout>& /*levels*/,
+                                 int /*level*/) {
+    return {};
+  }
   /// The route of the last plan()'s data, for planners whose patches travel rank to rank
   /// (MLB's hypercube): the hops by step; a patch with hops starts at its first hop's
   /// `from`. Empty (the default, and for every patch without hops): straight to the new

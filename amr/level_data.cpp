@@ -1,5 +1,7 @@
 #include "amr/level_data.hpp"
 
+#include <algorithm>
+
 #include "amr/box_index.hpp"
 #include "amr/device_array.hpp"
 #include "amr/level_plans.hpp"
@@ -22,6 +24,8 @@ struct LevelData::Plans {
   Kokkos::View<Box*> patch_boxes;
   bool cf_set_built = false;
   BoxSet cf_set;
+  bool groups_built = false;
+  PatchGroup on_rank, in_messages;
 };
 
 LevelData::LevelData(const std::string& label, const LevelLayout& layout,
@@ -170,6 +174,30 @@ const LevelData::Plans& LevelData::sets() const {
 
 const BoxSet& LevelData::interiors() const {
   return sets().interiors;
+}
+
+const LevelData::PatchGroup& LevelData::ghosts_on_rank(bool on_rank) {
+  Plans& P = plans();
+  if (!P.groups_built) {
+    P.groups_built = true;
+    const std::vector<int> receiving = P.ghost.receiving_patches();
+    Box reach = geom_.domain;  // ghost cells beyond it are the physical boundary's
+    for (int d = 0; d < geom_.dim; ++d)
+      if (geom_.periodic[d]) reach = grow(reach, d, ghost_[d]);
+    std::vector<Box> boxes[2];
+    for (size_t p = 0; p < size(); ++p) {
+      if (!owns(p)) continue;
+      const bool ready =
+          !std::binary_search(receiving.begin(), receiving.end(), int(p)) &&
+          reach.contains(grow(box(p), ghost_));
+      PatchGroup& g = ready ? P.on_rank : P.in_messages;
+      g.patches.push_back(int(p));
+      boxes[ready].push_back(box(p));
+    }
+    P.on_rank.interiors = BoxSet(boxes[1], P.on_rank.patches);
+    P.in_messages.interiors = BoxSet(boxes[0], P.in_messages.patches);
+  }
+  return on_rank ? P.on_rank : P.in_messages;
 }
 
 const BoxSet& LevelData::fab_boxes() const {

@@ -79,11 +79,19 @@ class LevelData {
 
   // For kernels over all owned patches in one launch (box_set.hpp): items are patch
   // indices.
+  struct PatchGroup {
+    BoxSet interiors;          // items: patch indices
+    std::vector<int> patches;  // the same patches, on the host
+  };
   /// The FabRef of every patch (empty where not owned), on the device; rebuilt when a
   /// Fab was replaced.
   const Kokkos::View<FabRef*>& refs() const;
   /// The interiors of the owned patches.
   const BoxSet& interiors() const;
+  /// The owned patches whose ghost cells this rank fills alone (on-rank copies and the
+  /// coarse level; none beyond a non-periodic face), so that their update may run while
+  /// the same-level exchange's messages fly (`true`), or the others (`false`).
+  const PatchGroup& ghosts_on_rank(bool on_rank);
   /// The owned Fabs' boxes, ghosts included.
   const BoxSet& fab_boxes() const;
   /// Every patch's box (interior), on the device, by patch index.

@@ -1,5 +1,6 @@
 #include "amr/parallel_copy.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "amr/box_index.hpp"
@@ -114,6 +115,16 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
     }
   }
   return CopyPlan(tags, src.owner, dst_owner, my_rank);
+}
+
+std::vector<int> CopyPlan::receiving_patches() const {
+  std::vector<int> out;
+  for (const Peer& p : recvs_)
+    for (const CopyTag& t : p.tags)
+      out.push_back(t.dst);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 long CopyPlan::cells_received() const {

@@ -58,6 +58,8 @@ class CopyPlan {
 
   bool empty() const { return local_.empty() && sends_.empty() && recvs_.empty(); }
   long cells_received() const;
+  /// The destination patches that receive cells from another rank (ascending).
+  std::vector<int> receiving_patches() const;
 
   /// One piece of a batched copy: cells `box` (destination indices) from `from` at
   /// box - shift, or from `buf` (component-major, i fastest), into `to` or into `buf`.

@@ -3,7 +3,26 @@
 #include <algorithm>
 #include <limits>
 
+#include "amr/update_refs.hpp"
+
 namespace pw {
+
+// Launch helpers are free functions (CUDA's extended lambdas may not live in members).
+namespace physics_detail {
+
+/// dt times the fluxes of refs' patches into their level's flux register, a team per
+/// patch.
+void add_to_register(const UpdateRefs& refs, int dim, double dt) {
+  for_each_team(
+      "physics::add_fine", refs.n, 0, KOKKOS_LAMBDA(const TeamMember& m, int t, double*) {
+        const int p = refs.patch(t);
+        const FabRef flux[3] = {refs.flux[0](p), refs.flux[1](p),
+                                dim == 3 ? refs.flux[2](p) : FabRef{}};
+        refs.reg.add(m, p, flux, dt);
+      });
+}
+
+}  // namespace physics_detail
 
 double Physics::stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
                                 const Scratch& scratch) const {
@@ -16,21 +35,17 @@ double Physics::stable_dt_level(const LevelGeom& g, const LevelData& u, double t
 
 void Physics::advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
                             double dt, const Counters& counters) const {
-  for (size_t p = 0; p < s.u_old.size(); ++p) {
-    const Fab& u_old = s.u_old[p];
-    if (u_old.data.size() == 0) continue;  // not owned
+  const auto patches =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.owned().item);
+  for (size_t n = 0; n < patches.extent(0); ++n) {
+    const size_t p = size_t(patches(n));
     Array4 flux[3];
     for (int d = 0; d < 3; ++d)
       if (s.flux[d]) flux[d] = (*s.flux[d])[p].array();
-    advance(g, s.u_old.layout().boxes[p], u_old.array(), s.u_new[p].array(), flux, time,
-            dt, s.scratch, counters);
+    advance(g, s.u_old.layout().boxes[p], s.u_old[p].array(), s.u_new[p].array(), flux,
+            time, dt, s.scratch, counters);
   }
-  if (s.reg) {
-    const FluxRegister::Refs flux[3] = {
-        s.flux[0]->refs(), s.flux[1]->refs(),
-        s.flux[2] ? s.flux[2]->refs() : FluxRegister::Refs()};
-    s.reg->add_fine(flux, dt);
-  }
+  if (s.reg) physics_detail::add_to_register(update_refs(s), g.dim, dt);
 }
 
 }  // namespace pw

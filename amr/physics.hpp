@@ -53,6 +53,9 @@ struct LevelUpdate {
   /// scratch_size() of the largest owned patch, for a module that goes patch by patch.
   Scratch scratch;
   FluxRegister* reg = nullptr;  // null on level 0
+  /// The owned patches to update (items: patch indices); null: all of them.
+  const BoxSet* patches = nullptr;
+  const BoxSet& owned() const { return patches ? *patches : u_old.interiors(); }
 };
 
 class Physics {
@@ -110,9 +113,10 @@ class Physics {
   virtual double stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
                                  const Scratch& scratch) const;
 
-  /// advance() on every owned patch of a level, then the fluxes into s.reg when set. The
-  /// default goes patch by patch; a module overrides it to update the whole level in one
-  /// launch (for_each_patch_update, which also fills the register).
+  /// advance() on every patch of s.owned() (all owned patches of a level, or the group
+  /// the stepper updates now), then their fluxes into s.reg when set. The default goes
+  /// patch by patch; a module overrides it to update them in one launch
+  /// (for_each_patch_update, which also fills the register).
   virtual void advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
                              double dt, const Counters& counters) const;
 

@@ -1,7 +1,10 @@
 // Regridding: tag level l, cluster the tags of all ranks into level-(l+1) boxes (the same
 // on every rank, whatever the rank count), fill the new level, and repeat up the
-// hierarchy; then the planner decides owners and the data moves.
+// hierarchy, each new level filled on the owners the planner would give it; then the
+// planner decides owners for the whole hierarchy and the data moves, if it must.
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -57,31 +60,51 @@ void Hierarchy::check_budget(int l, const BoxList& boxes, const std::string& whe
         when, l, cells, boxes.size(), why));
 }
 
+LevelLayout Hierarchy::placed(int l, BoxList boxes) {
+  LevelLayout next;
+  next.boxes = std::move(boxes);
+  next.owner.assign(next.boxes.size(), -1);
+  if (l <= finest_level()) {
+    const LevelLayout& old = levels_[l].layout;
+    for (size_t p = 0; p < next.boxes.size(); ++p) {
+      auto it = std::find(old.boxes.begin(), old.boxes.end(), next.boxes[p]);
+      if (it != old.boxes.end())
+        next.owner[p] = old.owner[size_t(it - old.boxes.begin())];
+    }
+  }
+  if (std::find(next.owner.begin(), next.owner.end(), -1) == next.owner.end())
+    return next;
+  std::vector<LevelLayout> levels;
+  for (int m = 0; m < l; ++m)
+    levels.push_back(levels_[m].layout);
+  levels.push_back(next);
+  std::vector<int> owner = planner_.place(levels, l);
+  if (!owner.empty() && owner.size() != next.size())
+    throw std::logic_error("LayoutPlanner::place: one owner per box expected");
+  for (size_t p = 0; p < next.size(); ++p) {
+    // A patch that exists keeps its owner: moving it is the balancing step's to do (and
+    // to count).
+    if (next.owner[p] >= 0) continue;
+    next.owner[p] = owner.empty() ? int(p % size_t(comm_.size())) : owner[p];
+    if (next.owner[p] < 0 || next.owner[p] >= comm_.size())
+      throw std::logic_error("LayoutPlanner::place: owner out of range");
+  }
+  return next;
+}
+
 void Hierarchy::regrid(int base) {
   report_costs();
   {
     PhaseTimers::Scope timer(timers_, "regrid");
     for (int l = base; l < cfg_.max_level && l <= finest_level(); ++l) {
-      LevelLayout next;
-      next.boxes = tag_and_cluster(l);
-      if (next.boxes.empty()) {
+      BoxList boxes = tag_and_cluster(l);
+      if (boxes.empty()) {
         levels_.resize(size_t(l + 1));
         break;
       }
-      // Provisional owners: the current owner where a box is unchanged, else round robin;
-      // the planner decides below.
+      check_budget(l + 1, boxes, fmt::format("regridding at step {}", levels_[0].steps));
+      const LevelLayout next = placed(l + 1, std::move(boxes));
       const bool exists = l + 1 <= finest_level();
-      for (size_t p = 0; p < next.boxes.size(); ++p) {
-        int owner = int(p % size_t(comm_.size()));
-        if (exists) {
-          const LevelLayout& old = levels_[l + 1].layout;
-          auto it = std::find(old.boxes.begin(), old.boxes.end(), next.boxes[p]);
-          if (it != old.boxes.end()) owner = old.owner[size_t(it - old.boxes.begin())];
-        }
-        next.owner.push_back(owner);
-      }
-      check_budget(l + 1, next.boxes,
-                   fmt::format("regridding at step {}", levels_[0].steps));
       if (!exists) {
         Level fresh = make_level(l + 1, LevelLayout{});
         fresh.t_old = fresh.t_new = levels_[l].t_new;

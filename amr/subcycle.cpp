@@ -11,25 +11,27 @@ void Hierarchy::advance(double dt) {
   if (hook_) hook_->at_sync(*this, SyncPoint::stepped);
 }
 
-void Hierarchy::advance_patches(int l, double time, double dt) {
+void Hierarchy::advance_patches(int l, double time, double dt,
+                                const LevelData::PatchGroup& group) {
+  if (group.patches.empty()) return;
   Level& L = levels_[l];
   // The update goes into the old state's storage, which then becomes the new state, and
-  // on a refined level the fine fluxes go into its flux register. One call for the whole
-  // level; its time is shared among the patches by cells (the update costs the same per
+  // on a refined level the fine fluxes go into its flux register. One call for the
+  // group; its time is shared among the patches by cells (the update costs the same per
   // cell), and the emulated extra work, uneven by design, is timed patch by patch on top.
   const double start = MPI_Wtime();
-  const LevelUpdate update{
+  LevelUpdate update{
       L.u_new,
       L.u_old,
       {&L.flux[0], &L.flux[1], L.flux[2].size() > 0 ? &L.flux[2] : nullptr},
       largest_scratch(L),
       l > 0 ? &L.reg : nullptr};
+  update.patches = &group.interiors;
   physics_.advance_level(L.geom, update, time, dt, counters_);
   Kokkos::fence();
-  std::vector<double> seconds = shared_by_cells(l, MPI_Wtime() - start);
+  std::vector<double> seconds = shared_by_cells(l, group.patches, MPI_Wtime() - start);
   if (physics_.emulates_work()) {
-    for (size_t p = 0; p < L.layout.size(); ++p) {
-      if (!L.owns(int(p), comm_.rank())) continue;
+    for (int p : group.patches) {
       const double t0 = MPI_Wtime();
       physics_.emulated_work(L.layout.boxes[p], L.u_old[p].array(), update.scratch);
       Kokkos::fence();
@@ -46,18 +48,24 @@ void Hierarchy::advance_patches(int l, double time, double dt) {
     L.seconds[p] += seconds[p];
 }
 
-std::vector<double> Hierarchy::shared_by_cells(int l, double seconds) const {
+std::vector<double> Hierarchy::shared_by_cells(int l, const std::vector<int>& patches,
+                                               double seconds) const {
   const Level& L = levels_[l];
-  const long cells = L.u_new.interiors().cells();  // owned cells
+  double cells = 0;
+  for (int p : patches)
+    cells += double(L.layout.boxes[p].num_cells());
   std::vector<double> out(L.layout.size(), 0.0);
-  for (size_t p = 0; p < L.layout.size(); ++p)
-    if (L.owns(int(p), comm_.rank()))
-      out[p] = seconds * double(L.layout.boxes[p].num_cells()) / double(cells);
+  for (int p : patches)
+    out[p] = seconds * double(L.layout.boxes[p].num_cells()) / cells;
   return out;
 }
 
 void Hierarchy::add_measured_seconds(int l, double seconds) {
-  const std::vector<double> s = shared_by_cells(l, seconds);
+  std::vector<int> owned;
+  for (size_t p = 0; p < levels_[l].layout.size(); ++p)
+    if (levels_[l].owns(int(p), comm_.rank())) owned.push_back(int(p));
+  if (owned.empty()) return;
+  const std::vector<double> s = shared_by_cells(l, owned, seconds);
   for (size_t p = 0; p < s.size(); ++p)
     levels_[l].seconds[p] += s[p];
 }
@@ -72,10 +80,17 @@ void Hierarchy::advance_level(int l, double dt) {
 
   Level& L = levels_[l];
   const double time = L.t_new;
-  fill_ghosts(l, time);
+  // The patches whose ghost cells are this rank's alone are updated while the same-level
+  // exchange's messages fly; the others once they have arrived.
+  fill_ghosts_begin(l, time);
   {
     PhaseTimers::Scope timer(timers_, "advance");
-    advance_patches(l, time, dt);
+    advance_patches(l, time, dt, L.u_new.ghosts_on_rank(true));
+  }
+  fill_ghosts_finish(l, time);
+  {
+    PhaseTimers::Scope timer(timers_, "advance");
+    advance_patches(l, time, dt, L.u_new.ghosts_on_rank(false));
     std::swap(L.u_old, L.u_new);
     L.t_old = time;
     L.t_new = time + dt;

@@ -5,7 +5,7 @@
 namespace pw {
 
 UpdateRefs update_refs(const LevelUpdate& s) {
-  const BoxSet& owned = s.u_old.interiors();  // items: the owned patches
+  const BoxSet& owned = s.owned();  // items: patch indices
   UpdateRefs r;
   r.n = owned.size();
   r.patch = owned.item;

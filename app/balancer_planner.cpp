@@ -86,24 +86,10 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     out[l] = proposed[l];
   PlanRecord rec;
   hops_.clear();
-  double substeps = 1;
-  int refinement = 1;
   std::vector<PatchMeta> patches;
-  for (int l = 0; l < nlev; ++l) {
-    if (l > 0) substeps *= cfg_.ref_ratio[l - 1];
-    if (l > 0) refinement *= cfg_.ref_ratio[l - 1];
-    if (l < first_free) continue;
-    const std::vector<int> parents =
-        l > 0 && balancer_->whole_hierarchy()
-            ? parents_in(
-                  metas(proposed[l], l, refinement),
-                  metas(proposed[l - 1], l - 1, refinement / cfg_.ref_ratio[l - 1]))
-            : std::vector<int>(proposed[l].size(), -1);
-    for (size_t p = 0; p < proposed[l].size(); ++p)
-      patches.push_back(
-          {proposed[l].boxes[p], l, proposed[l].owner[p],
-           cost(l, proposed[l].boxes[p], substeps), refinement,
-           parents[p] >= 0 ? proposed[l - 1].owner[size_t(parents[p])] : -1});
+  for (int l = first_free; l < nlev; ++l) {
+    const std::vector<PatchMeta> level = level_patches(proposed, l);
+    patches.insert(patches.end(), level.begin(), level.end());
     if (each_level_ || l == nlev - 1) {
       const double start = MPI_Wtime();
       Plan plan = balancer_->plan(patches, ranks_);
@@ -141,6 +127,45 @@ std::vector<LevelLayout> BalancerPlanner::plan(const std::vector<LevelLayout>& p
     rec.rank_load[r] = work[r] / ranks_.speed[r];
   records_.push_back(rec);
   return out;
+}
+
+std::vector<PatchMeta> BalancerPlanner::level_patches(
+    const std::vector<LevelLayout>& levels, int l) const {
+  double substeps = 1;
+  int refinement = 1;
+  for (int m = 0; m < l; ++m) {
+    substeps *= cfg_.ref_ratio[m];
+    refinement *= cfg_.ref_ratio[m];
+  }
+  const LevelLayout& layout = levels[size_t(l)];
+  const std::vector<int> parents =
+      l > 0 && balancer_->whole_hierarchy()
+          ? parents_in(
+                metas(layout, l, refinement),
+                metas(levels[size_t(l - 1)], l - 1, refinement / cfg_.ref_ratio[l - 1]))
+          : std::vector<int>(layout.size(), -1);
+  std::vector<PatchMeta> out;
+  for (size_t p = 0; p < layout.size(); ++p)
+    out.push_back(
+        {layout.boxes[p], l, layout.owner[p], cost(l, layout.boxes[p], substeps),
+         refinement,
+         parents[p] >= 0 ? levels[size_t(l - 1)].owner[size_t(parents[p])] : -1});
+  return out;
+}
+
+std::vector<int> BalancerPlanner::place(const std::vector<LevelLayout>& levels,
+                                        int level) {
+  // Only where plan() will see this level alone and its answer cannot depend on what the
+  // run measures: then the balancer's owners now are the ones it will give again.
+  if (!each_level_ || balancer_->whole_hierarchy() || balancer_->weighs_cost()) return {};
+  const std::vector<PatchMeta> patches = level_patches(levels, level);
+  Plan plan = balancer_->plan(patches, ranks_);
+  if (plan.hop_by_hop || plan.boxes.size() != patches.size()) return {};  // it splits
+  keep_data_in_place(plan, patches, ranks_);
+  std::vector<int> owner(patches.size(), -1);
+  for (size_t n = 0; n < plan.boxes.size(); ++n)
+    owner[size_t(plan.source[n])] = plan.owner[n];
+  return owner;
 }
 
 void BalancerPlanner::record_hops(const Plan& plan, const std::vector<int>& slot) {

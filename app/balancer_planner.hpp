@@ -41,6 +41,10 @@ class BalancerPlanner : public LayoutPlanner {
                   const Comm& comm);
   std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
                                 int first_free) override;
+  /// The balancer's owners for the level alone, when balance.levels = "each" and the
+  /// balancer neither splits, routes hop by hop, weighs measured costs nor needs the
+  /// whole hierarchy; else none. Not a balancing step: no record.
+  std::vector<int> place(const std::vector<LevelLayout>& levels, int level) override;
   void observe(const std::vector<LevelLayout>& layouts,
                const std::vector<std::vector<double>>& seconds) override;
   std::vector<LayoutHop> hops() const override { return hops_; }
@@ -59,6 +63,10 @@ class BalancerPlanner : public LayoutPlanner {
   enum class Cost { cells, model, measured };
   /// Cost of a patch of `level` per coarse step (its level takes `substeps` steps).
   double cost(int level, const Box& box, double substeps) const;
+  /// Level l of `levels` as the balancer's patches, with costs (and parents' owners for
+  /// a balancer that keeps families together).
+  std::vector<PatchMeta> level_patches(const std::vector<LevelLayout>& levels,
+                                       int l) const;
   /// Adds a hop-by-hop plan's schedule to hops_; slot[n]: where plan.boxes[n] went in
   /// its level's layout.
   void record_hops(const Plan& plan, const std::vector<int>& slot);

@@ -1,9 +1,13 @@
 // LevelData at 1, 2 and 4 ranks: the ghost exchange reproduces a global function at any
 // ghost width (periodic images included) with work between its two phases, and copies
-// exactly one colour's or the faces' ghosts when asked; coarse-fine
+// exactly one colour's or the faces' ghosts when asked, and has the ghosts of the patches
+// it names on-rank filled before its messages arrive; coarse-fine
 // ghosts are the quadratic interpolant in space and linear in time, exact for quadratic
 // data; average-down is the exact mean.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "amr/level_data.hpp"
 #include "tests/fab_testing.hpp"
@@ -78,6 +82,60 @@ TEST(LevelData, GhostExchangeFillsEveryWidthThroughPeriodicImages) {
                     << "dim " << dim << " width " << width << " cell " << i << "," << j;
       }
     }
+}
+
+TEST(LevelData, PatchesWhoseGhostsAreOnRankAreFilledBeforeTheMessagesArrive) {
+  // 128 x 64 cells in 8^2 patches, periodic in x only, owned by blocks of columns: a
+  // patch is on-rank when no ghost comes from another rank's patch and none lies beyond
+  // the walls at y = 0 and 63.
+  const Comm comm;
+  const int nr = comm.size(), width = 2;
+  LevelGeom g;
+  g.dim = 2;
+  g.domain = Box{{0, 0, 0}, {127, 63, 0}};
+  g.periodic[1] = false;
+  LevelLayout L;
+  L.boxes = chop(g.domain, IntVect{8, 8, 1}, IntVect{8, 8, 1});
+  for (const Box& b : L.boxes)
+    L.owner.push_back(b.lo[0] / 8 * nr / 16);
+  const auto value = [](int i, int j, int c) {
+    return 1000.0 * c + 100.0 * wrap(i, 128) + double(j);
+  };
+  LevelData u("u", L, g, 2, IntVect{width, width, 0}, comm.rank());
+  u.set_val(-1.0);
+  std::vector<int> owned;
+  for (size_t p = 0; p < u.size(); ++p)
+    if (u.owns(p)) {
+      owned.push_back(int(p));
+      pw::testing::set(
+          u[p], [&](int i, int j, int, int c) { return value(i, j, c); }, u.box(p));
+    }
+  const LevelData::PatchGroup &ready = u.ghosts_on_rank(true),
+                              &waiting = u.ghosts_on_rank(false);
+  std::vector<int> both = ready.patches;
+  both.insert(both.end(), waiting.patches.begin(), waiting.patches.end());
+  std::sort(both.begin(), both.end());
+  EXPECT_EQ(both, owned);  // every owned patch, once
+  EXPECT_EQ(ready.interiors.size(), int(ready.patches.size()));
+  // Rows 1..6 of the columns whose neighbours (x +- 1, periodic) are this rank's too.
+  const int columns = 16 / nr;
+  EXPECT_EQ(int(ready.patches.size()), 6 * (nr == 1 ? columns : columns - 2));
+  // The ready patches' ghosts are right before the exchange finishes; all are after.
+  const auto check = [&](const std::vector<int>& patches, const char* when) {
+    for (int p : patches) {
+      HostFab h(u[size_t(p)]);
+      const Box b = u[size_t(p)].box;
+      for (int c = 0; c < 2; ++c)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+            ASSERT_EQ(h(i, j, 0, c), j < 0 || j > 63 ? -1.0 : value(i, j, c))
+                << when << ": patch " << p << " cell " << i << "," << j;
+    }
+  };
+  u.fill_boundary_begin(comm);
+  check(ready.patches, "after begin");
+  u.fill_boundary_finish(comm);
+  check(owned, "after finish");
 }
 
 TEST(LevelData, GhostExchangeOfOneColourOrFacesOnlyCopiesExactlyThoseCells) {
