@@ -2,7 +2,7 @@
 
 namespace pw {
 
-Comm::Comm(MPI_Comm c) : comm_(c) {
+Comm::Comm(MPI_Comm c) : comm_(c), device_buffers_(PATCHWORK_GPU_AWARE_MPI) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
 }

@@ -30,6 +30,12 @@ class Comm {
   std::vector<int> all_gather(const std::vector<int>& mine) const;
   void barrier() const;
 
+  /// Whether MPI is handed device memory: exchange buffers stay on the device (an MPI
+  /// that reads GPU memory), else they pass through a host mirror (the same memory where
+  /// the device is the host). The default is the build's PATCHWORK_GPU_AWARE_MPI.
+  bool device_buffers() const { return device_buffers_; }
+  void set_device_buffers(bool on) { device_buffers_ = on; }
+
   /// Emulated heterogeneity, shared by the copies of this Comm; null when none.
   const Emulation* emulation() const { return emulation_.get(); }
   void set_emulation(std::shared_ptr<const Emulation> e) { emulation_ = std::move(e); }
@@ -38,6 +44,7 @@ class Comm {
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
+  bool device_buffers_;
   std::shared_ptr<const Emulation> emulation_;
 };
 

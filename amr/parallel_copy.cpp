@@ -134,11 +134,14 @@ long CopyPlan::cells_received() const {
   return n;
 }
 
-void CopyPlan::reserve(Peer& p, size_t n) {
-  if (p.buf.extent(0) >= n) return;
-  p.buf = Buffer();  // free before allocating the larger one
-  p.buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
-  p.host = Kokkos::create_mirror_view(p.buf);
+void CopyPlan::reserve(Peer& p, size_t n, bool mirrored) {
+  if (p.buf.extent(0) < n) {
+    p.buf = Buffer();  // free before allocating the larger one
+    p.host = Buffer::HostMirror();
+    p.buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
+  }
+  if (mirrored && p.host.extent(0) != p.buf.extent(0))
+    p.host = Kokkos::create_mirror_view(p.buf);
 }
 
 CopyPlan::Piece CopyPlan::piece(const CopyTag& t, const Fab* from, const Fab* to,
@@ -184,19 +187,20 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
   else if (!recvs_.empty())
     nc = dst[recvs_[0].tags[0].dst].ncomp();
   ncomp_ = nc;
+  device_mpi_ = comm.device_buffers();
   start_ = comm.emulation() ? MPI_Wtime() : 0.0;
   requests_.clear();
   // 1. Post receives.
   for (Peer& p : recvs_) {
-    reserve(p, size_t(p.cells * nc));
+    reserve(p, size_t(p.cells * nc), !device_mpi_);
     requests_.emplace_back();
-    MPI_Irecv(p.host.data(), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
+    MPI_Irecv(message(p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
               &requests_.back());
   }
   // 2. Pack (one launch for every peer) and send.
   pack_.host.clear();
   for (Peer& p : sends_) {
-    reserve(p, size_t(p.cells * nc));
+    reserve(p, size_t(p.cells * nc), !device_mpi_);
     long offset = 0;
     for (const CopyTag& t : p.tags) {
       pack_.host.push_back(piece(t, &src[t.src], nullptr, p.buf.data() + offset));
@@ -204,10 +208,13 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
     }
   }
   launch("copy::pack", pack_, parity);
+  // MPI reads the packed buffers: on the device once the pack has run, else their host
+  // copies (deep_copy fences, and only fences where host and device share memory).
+  if (device_mpi_ && !sends_.empty()) Kokkos::fence();
   for (Peer& p : sends_) {
-    Kokkos::deep_copy(p.host, p.buf);  // a fence where host and device share memory
+    if (!device_mpi_) Kokkos::deep_copy(p.host, p.buf);
     requests_.emplace_back();
-    MPI_Isend(p.host.data(), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
+    MPI_Isend(message(p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
               &requests_.back());
   }
   // 3. Local copies (one launch) overlap the messages.
@@ -233,7 +240,7 @@ void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
   // 4. Unpack (one launch for every peer), in the plan's order.
   unpack_.host.clear();
   for (Peer& p : recvs_) {
-    Kokkos::deep_copy(p.buf, p.host);
+    if (!device_mpi_) Kokkos::deep_copy(p.buf, p.host);
     long offset = 0;
     for (const CopyTag& t : p.tags) {
       // The sender applied the shift when it packed.

@@ -43,7 +43,8 @@ class CopyPlan {
   /// unpacks in the plan's order. src[n] / dst[n] must be allocated on their owners
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
-  /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed).
+  /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed);
+  /// MPI gets the device buffers where comm.device_buffers(), else their host mirrors.
   /// parity 0 or 1: only the destination cells with (i + j + k) % 2 == parity (one colour
   /// of a red-black sweep); -1: all.
   void begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
@@ -77,11 +78,16 @@ class CopyPlan {
     int rank;
     std::vector<CopyTag> tags;
     long cells = 0;
-    Buffer buf;               // device buffer, cells * ncomp
-    Buffer::HostMirror host;  // what MPI reads or writes (the same memory on the host)
+    Buffer buf;  // device buffer, cells * ncomp
+    Buffer::HostMirror
+        host;  // what MPI reads or writes unless it takes device memory
+               // (then empty); the same memory where the device is the host
   };
-  /// Make p's buffers hold at least `n` doubles.
-  static void reserve(Peer& p, size_t n);
+  /// Make p's device buffer hold at least `n` doubles, and its host mirror too when
+  /// `mirrored`.
+  static void reserve(Peer& p, size_t n, bool mirrored);
+  /// The memory MPI sends from or receives into.
+  double* message(Peer& p) const { return device_mpi_ ? p.buf.data() : p.host.data(); }
   /// The pieces of one launch: built on the host each exchange (the fabs may change
   /// between exchanges), copied to the device, run as one kernel.
   struct Batch {
@@ -101,6 +107,7 @@ class CopyPlan {
   Batch pack_, local_batch_, unpack_;
   int ncomp_ = 0;
   int parity_ = -1;
+  bool device_mpi_ = false;
   double start_ = 0;
 };
 

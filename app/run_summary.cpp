@@ -75,13 +75,14 @@ json deck_json(const Deck& deck, const RunIdentity& id) {
   return {{"file", id.deck_file}, {"overrides", id.overrides}, {"used", used}};
 }
 
-json kokkos_json() {
+json kokkos_json(const Comm& comm) {
   using Space = Kokkos::DefaultExecutionSpace;
   const char* omp = std::getenv("OMP_NUM_THREADS");
   return {{"execution_space", Space::name()},
           {"concurrency", Space().concurrency()},
           {"host_execution_space", Kokkos::DefaultHostExecutionSpace::name()},
-          {"omp_num_threads", omp != nullptr ? json(omp) : json(nullptr)}};
+          {"omp_num_threads", omp != nullptr ? json(omp) : json(nullptr)},
+          {"gpu_aware_mpi", comm.device_buffers()}};
 }
 
 json metrics_json(const LoadMetrics& m) {
@@ -188,7 +189,7 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
   j["status"] = "ok";
   j["ranks"].update(
       {{"hostnames", hosts}, {"groups", ranks.group}, {"speeds", ranks.speed}});
-  j["kokkos"] = kokkos_json();
+  j["kokkos"] = kokkos_json(comm);
   j["run"] = {{"steps", r.steps},
               {"time", r.time},
               {"finest_level", r.finest_level},

@@ -1,5 +1,6 @@
 // LevelData at 1, 2 and 4 ranks: the ghost exchange reproduces a global function at any
-// ghost width (periodic images included) with work between its two phases, and copies
+// ghost width (periodic images included) with work between its two phases, its messages
+// through host mirrors or device buffers, and copies
 // exactly one colour's or the faces' ghosts when asked, and has the ghosts of the patches
 // it names on-rank filled before its messages arrive; coarse-fine
 // ghosts are the quadratic interpolant in space and linear in time, exact for quadratic
@@ -61,27 +62,32 @@ struct Numbered {
 }  // namespace
 
 TEST(LevelData, GhostExchangeFillsEveryWidthThroughPeriodicImages) {
-  const Comm comm;
-  for (int dim : {2, 3})
-    for (int width : {1, 3}) {
-      Numbered grid(comm, dim, 16, 8, width);
-      LevelData& u = grid.u;
-      u.fill_boundary_begin(comm);
-      LevelData other = u.like("other");  // work while the messages fly
-      other.set_val(3.0);
-      u.fill_boundary_finish(comm);
-      for (size_t p = 0; p < u.size(); ++p) {
-        if (!u.owns(p)) continue;
-        HostFab h(u[p]);
-        const Box b = u[p].box;
-        for (int c = 0; c < 2; ++c)
-          for (int k = b.lo[2]; k <= b.hi[2]; ++k)
-            for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-              for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-                ASSERT_EQ(h(i, j, k, c), grid.value(i, j, k, c))
-                    << "dim " << dim << " width " << width << " cell " << i << "," << j;
+  // MPI handed the host mirrors of the message buffers, and the device buffers
+  // themselves (PATCHWORK_GPU_AWARE_MPI).
+  for (bool device : {false, true})
+    for (int dim : {2, 3})
+      for (int width : {1, 3}) {
+        Comm comm;
+        comm.set_device_buffers(device);
+        Numbered grid(comm, dim, 16, 8, width);
+        LevelData& u = grid.u;
+        u.fill_boundary_begin(comm);
+        LevelData other = u.like("other");  // work while the messages fly
+        other.set_val(3.0);
+        u.fill_boundary_finish(comm);
+        for (size_t p = 0; p < u.size(); ++p) {
+          if (!u.owns(p)) continue;
+          HostFab h(u[p]);
+          const Box b = u[p].box;
+          for (int c = 0; c < 2; ++c)
+            for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+              for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+                for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+                  ASSERT_EQ(h(i, j, k, c), grid.value(i, j, k, c))
+                      << "dim " << dim << " width " << width << " device buffers "
+                      << device << " cell " << i << "," << j;
+        }
       }
-    }
 }
 
 TEST(LevelData, PatchesWhoseGhostsAreOnRankAreFilledBeforeTheMessagesArrive) {

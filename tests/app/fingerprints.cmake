@@ -11,6 +11,13 @@ if(PW_HOST_THREADS)  # from tests/CMakeLists.txt, as PW_KOKKOS_SPACE
   list(INSERT PW_FINGERPRINT_RUNS 1 1x2)
 endif()
 
+# Each run's summary must also show the exchange buffers the build chose.
+if(PATCHWORK_GPU_AWARE_MPI)
+  set(PW_GPU_AWARE_MPI 1)
+else()
+  set(PW_GPU_AWARE_MPI 0)
+endif()
+
 function(pw_fingerprint name expected)
   foreach(run IN LISTS PW_FINGERPRINT_RUNS)
     string(REPLACE "x" ";" rt ${run})
@@ -28,7 +35,8 @@ function(pw_fingerprint name expected)
               $<TARGET_FILE:patchwork> ${ARGN} output.write=false output.dir=${dir})
     math(EXPR processors "${np} * ${threads}")
     set_tests_properties(fingerprint.${name}.${run} PROPERTIES
-      ENVIRONMENT "${PW_TEST_ENV_BASE};OMP_NUM_THREADS=${threads}"
+      ENVIRONMENT
+        "${PW_TEST_ENV_BASE};OMP_NUM_THREADS=${threads};PW_GPU_AWARE_MPI=${PW_GPU_AWARE_MPI}"
       PROCESSORS ${processors} TIMEOUT 300)
   endforeach()
 endfunction()
