@@ -5,22 +5,24 @@
 
 #include "amr/box_index.hpp"
 #include "amr/field3.hpp"
+#include "amr/patch_teams.hpp"
 
 namespace pw {
 
 namespace {
 
 /// Every piece in one launch (a team per piece, its rows over the team's threads), not a
-/// launch per piece: an exchange has hundreds of thin pieces. A row runs along x, or
-/// along y (z) where the piece is one cell thin in x (in x and y): a face normal to x
-/// would otherwise make rows of one cell. With a parity (0 or 1) only the cells with
-/// (i + j + k) % 2 == parity (destination indices) are copied: every other cell of a row.
+/// launch per piece: an exchange has hundreds of thin pieces, of very different sizes
+/// (faces, edges, corners), hence the teams' dynamic schedule (team_policy). A row runs
+/// along x, or along y (z) where the piece is one cell thin in x (in x and y): a face
+/// normal to x would otherwise make rows of one cell. With a parity (0 or 1) only the
+/// cells with (i + j + k) % 2 == parity (destination indices) are copied: every other
+/// cell of a row.
 void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
                  int nc, int parity) {
   if (n == 0) return;
-  using Policy = Kokkos::TeamPolicy<>;
   Kokkos::parallel_for(
-      label, Policy(n, Kokkos::AUTO), KOKKOS_LAMBDA(const Policy::member_type& m) {
+      label, team_policy(n, 0), KOKKOS_LAMBDA(const TeamMember& m) {
         const CopyPlan::Piece pc = pieces(m.league_rank());
         const IntVect sz = pc.box.size();
         const int d = sz[0] > 1 ? 0 : sz[1] > 1 ? 1 : 2;   // along the row
