@@ -190,6 +190,9 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
     nc = dst[recvs_[0].tags[0].dst].ncomp();
   ncomp_ = nc;
   device_mpi_ = comm.device_buffers();
+  // MPI will write the receive buffers, which the last finish()'s unpack may still read
+  // on a device (the host mirrors' copy in finish() waits for it on the other path).
+  if (device_mpi_ && !recvs_.empty()) Kokkos::fence();
   start_ = comm.emulation() ? MPI_Wtime() : 0.0;
   requests_.clear();
   // 1. Post receives.
