@@ -79,9 +79,9 @@ class CopyPlan {
     std::vector<CopyTag> tags;
     long cells = 0;
     Buffer buf;  // device buffer, cells * ncomp
-    Buffer::HostMirror
-        host;  // what MPI reads or writes unless it takes device memory
-               // (then empty); the same memory where the device is the host
+    // What MPI reads or writes unless it takes device memory (then empty); the same
+    // memory as buf where the device is the host.
+    Buffer::HostMirror host;
   };
   /// Make p's device buffer hold at least `n` doubles, and its host mirror too when
   /// `mirrored`.

@@ -1,10 +1,9 @@
 // LevelData at 1, 2 and 4 ranks: the ghost exchange reproduces a global function at any
 // ghost width (periodic images included) with work between its two phases, its messages
-// through host mirrors or device buffers, and copies
-// exactly one colour's or the faces' ghosts when asked, and has the ghosts of the patches
-// it names on-rank filled before its messages arrive; coarse-fine
-// ghosts are the quadratic interpolant in space and linear in time, exact for quadratic
-// data; average-down is the exact mean.
+// through host mirrors or device buffers, and copies exactly one colour's or the faces'
+// ghosts when asked, and has the ghosts of the patches it names on-rank filled before its
+// messages arrive; coarse-fine ghosts are the quadratic interpolant in space and linear
+// in time, exact for quadratic data; average-down is the exact mean.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,10 +65,10 @@ struct Numbered {
 }  // namespace
 
 TEST(LevelData, GhostExchangeFillsEveryWidthThroughPeriodicImages) {
-  // One plan's exchanges with MPI handed the message buffers' host mirrors, then the
-  // device buffers themselves (PATCHWORK_GPU_AWARE_MPI), then the mirrors again (kept
-  // buffers, a mirror made late). On a host backend both are the same memory: this
-  // proves which buffer MPI gets and the data layout, not a GPU's ordering.
+  // One plan's exchanges with MPI handed the device buffers themselves
+  // (PATCHWORK_GPU_AWARE_MPI), then the buffers' host mirrors (made late, for kept
+  // buffers), and again. On a host backend both are the same memory: this proves which
+  // buffer MPI gets and the data layout, not a GPU's ordering.
   for (int dim : {2, 3})
     for (int width : {1, 3}) {
       Comm comm;
