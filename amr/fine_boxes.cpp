@@ -73,6 +73,9 @@ std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
   const IntVect n = cdom.size();
   std::vector<char> mark(dense ? size_t(cdom.num_cells()) : 0, 0);
   std::vector<IntVect> blocks;
+  // Tags come row by row, and neighbours in a row mostly touch the same blocks: a tag
+  // whose blocks are the previous tag's adds nothing.
+  Box last;
   for (const IntVect& t : tags) {
     // Cells the wrap or the clip would drop are not visited: with a buffer as wide as
     // the domain, a tag's cost is the domain's blocks, not the buffer's.
@@ -83,6 +86,8 @@ std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
         grown.hi[d] = std::min(grown.hi[d], geom.domain.hi[d]);
       }
     const Box cb = coarsen(grown, c);
+    if (cb == last) continue;
+    last = cb;
     for (int k = cb.lo[2]; k <= cb.hi[2]; ++k)
       for (int j = cb.lo[1]; j <= cb.hi[1]; ++j)
         for (int i = cb.lo[0]; i <= cb.hi[0]; ++i) {

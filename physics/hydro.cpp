@@ -1,5 +1,5 @@
 // The hydro module: deck reading, boundary conditions, initial data, the time-step
-// bound and tagging (the MUSCL-Hancock stages are in hydro_advance.cpp).
+// bound and tagging (the MUSCL-Hancock stages are in hydro_update.hpp).
 #include "physics/hydro.hpp"
 
 #include "amr/amr_config.hpp"
