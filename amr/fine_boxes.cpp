@@ -73,8 +73,8 @@ std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
   const IntVect n = cdom.size();
   std::vector<char> mark(dense ? size_t(cdom.num_cells()) : 0, 0);
   std::vector<IntVect> blocks;
-  // Tags come row by row, and neighbours in a row mostly touch the same blocks: a tag
-  // whose blocks are the previous tag's adds nothing.
+  // Tags mostly come row by row (a patch's cells in order), and neighbours in a row
+  // mostly touch the same blocks: a tag whose blocks are the previous tag's adds nothing.
   Box last;
   for (const IntVect& t : tags) {
     // Cells the wrap or the clip would drop are not visited: with a buffer as wide as

@@ -1,7 +1,7 @@
 // Per-cell and per-face functions of the hydro module: the ideal-gas equation of state,
 // slope limiters, the primitive-variable MUSCL-Hancock predictor, and the HLLC and HLLE
 // Riemann solvers (Toro, "Riemann Solvers and Numerical Methods for Fluid Dynamics",
-// 3rd ed., sections 10.4-10.6 and 14.4). Each is called from one kernel of hydro.cpp.
+// 3rd ed., sections 10.4-10.6 and 14.4), for the kernels of hydro_update.hpp.
 #pragma once
 
 #include <Kokkos_Core.hpp>
