@@ -1,9 +1,10 @@
 # tools/sweep and the run summary end to end (tests/tools/test_sweep.py): a 2x2 local
 # sweep of tiny runs, its table, the summaries against their schema, failed, resumed and
-# killed runs, slurm/pbs/flux job scripts, weak scaling, variant axes, the example sweep
-# files, bad arguments and the plots. Each check has its own directory under sweep/, but
-# collect, schema and plots read what local (and failed) made; seed_plots runs two tiny
-# sweeps of its own (emulated latency and slowdown; two patch counts).
+# killed runs, slurm/pbs/flux job scripts, weak scaling, the launcher's threads, variant
+# axes, the example sweep files, bad arguments and the plots. Each check has its own
+# directory under sweep/, but collect, schema and plots read what local (and failed)
+# made; seed_plots runs two tiny sweeps of its own (emulated latency and slowdown; two
+# patch counts).
 find_program(PW_PYTHON3 NAMES python3 HINTS /usr/bin)
 set(PW_SWEEP_DIR ${CMAKE_CURRENT_BINARY_DIR}/sweep)
 file(MAKE_DIRECTORY ${PW_SWEEP_DIR})
@@ -17,11 +18,11 @@ function(pw_sweep_test check)
   set_tests_properties(sweep.${check} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
-foreach(check local failed collect schema resume killed jobs weak variants examples
-    bad_args plots seed_plots)
+foreach(check local failed collect schema resume killed jobs weak threads variants
+    examples bad_args plots seed_plots)
   pw_sweep_test(${check})
 endforeach()
-set_tests_properties(sweep.local sweep.seed_plots PROPERTIES PROCESSORS 2)
+set_tests_properties(sweep.local sweep.threads sweep.seed_plots PROPERTIES PROCESSORS 2)
 set_tests_properties(sweep.local PROPERTIES FIXTURES_SETUP sweep_local)
 set_tests_properties(sweep.failed PROPERTIES FIXTURES_SETUP sweep_failed)
 set_tests_properties(sweep.collect sweep.plots PROPERTIES FIXTURES_REQUIRED sweep_local)

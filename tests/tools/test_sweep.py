@@ -20,6 +20,8 @@ CHECK:
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
               asks, run lines equal to --dry-run's
   weak        --weak keeps cells per rank fixed
+  threads     launcher.threads reaches a local run as OMP_NUM_THREADS (a host-threaded
+              Kokkos then runs that many threads), whatever the caller's environment
   variants    an axis of named override sets puts each set on its runs' command lines;
               --ranks replaces the file's rank counts
   examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
@@ -375,6 +377,24 @@ def check_variants(tools, exe, work):
     assert len(lines) == 2 * 2 and all("__np4__" in x and " -np 4 " in x for x in lines), lines
 
 
+def check_threads(tools, exe, work):
+    path = os.path.join(work, "threads.toml")
+    write_sweep(path, exe, [1], ["knapsack"], TINY, extra="threads = 2")
+    out = os.path.join(work, "threads")
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    p = subprocess.run([sys.executable, os.path.join(tools, "sweep"), path, "--out", out],
+                       capture_output=True, text=True, env=env)
+    print(p.stdout + p.stderr, end="")
+    assert p.returncode == 0, p.returncode
+    [path] = summaries(out)
+    with open(path) as f:
+        kokkos = json.load(f)["kokkos"]
+    assert kokkos["omp_num_threads"] == "2", kokkos
+    if kokkos["execution_space"] == "OpenMP":
+        assert kokkos["concurrency"] == 2, kokkos
+
+
 def check_examples(tools, exe, work):
     """Every sweep file in inputs/sweeps lists its runs and writes sound job scripts."""
     files = sorted(glob.glob(os.path.join(os.path.dirname(tools), "inputs", "sweeps",
@@ -405,6 +425,8 @@ def check_bad_args(tools, exe, work):
              (["X", "--ranks", "0"], f'decks = [{json.dumps(DECK)}]\n', "--ranks"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\ntime = "soon"\n',
               "launcher.time"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\nthreads = 0\n',
+              "launcher.threads: expected an integer >= 1, got 0"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\n"output.dir" = ["a"]\n',
               "output.dir"),
              (["X"], "decks = [\n", "bad.toml"),
@@ -645,7 +667,8 @@ def check_seed_plots(tools, exe, work):
 
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
           "failed": check_failed, "resume": check_resume, "killed": check_killed,
-          "jobs": check_jobs, "weak": check_weak, "bad_args": check_bad_args,
+          "jobs": check_jobs, "weak": check_weak, "threads": check_threads,
+          "bad_args": check_bad_args,
           "plots": check_plots, "variants": check_variants, "examples": check_examples,
           "seed_plots": check_seed_plots}
 

@@ -15,13 +15,23 @@ from pwbench import MPI_ENV
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def write_sweep_file(path, exe, deck, ranks, repeats, overrides):
+MPIRUN = "mpirun --oversubscribe -np {ranks}"
+# Each rank on `threads` cores of its own, its threads one per core: what a dedicated
+# node gets from its batch system. Unbound ranks with OMP_PROC_BIND set would all pin
+# their first thread to core 0.
+MPIRUN_BOUND = MPIRUN + " --map-by slot:PE={threads} --bind-to core"
+BOUND_ENV = dict(OMP_PROC_BIND="close", OMP_PLACES="cores")
+
+
+def write_sweep_file(path, exe, deck, ranks, repeats, overrides, threads=1,
+                     mpirun=MPIRUN):
     with open(path, "w") as f:
         f.write(f"decks = [{json.dumps(os.path.abspath(deck))}]\n"
                 f"ranks = {json.dumps(list(ranks))}\nrepeats = {int(repeats)}\n"
                 f"set = {json.dumps(list(overrides))}\n"
                 f"[launcher]\nexecutable = {json.dumps(os.path.abspath(exe))}\n"
-                "[launcher.local]\nmpirun = \"mpirun --oversubscribe -np {ranks}\"\n")
+                f"threads = {int(threads)}\n"
+                f"[launcher.local]\nmpirun = {json.dumps(mpirun)}\n")
 
 
 @contextlib.contextmanager
@@ -38,13 +48,16 @@ def output_dir(out, prefix):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_sweep(out, exe, deck, ranks, repeats, overrides):
-    """Run the matrix with tools/sweep (its progress on stderr) and gather its table;
-    returns {ranks: [(run directory, summary dict)]} in the sweep's order. Exits with the
-    runs' errors when one failed."""
+def run_sweep(out, exe, deck, ranks, repeats, overrides, threads=1, bind=False):
+    """Run the matrix with tools/sweep (its progress on stderr), each run with `threads`
+    OpenMP threads per rank (`bind`: ranks and threads pinned to cores, MPIRUN_BOUND),
+    and gather its table; returns {ranks: [(run directory, summary dict)]} in the sweep's
+    order. Exits with the runs' errors when one failed. Called again on the same `out`
+    with more repeats, it runs only the new ones."""
     path = os.path.join(out, "bench.toml")
-    write_sweep_file(path, exe, deck, ranks, repeats, overrides)
-    env = dict(os.environ, **MPI_ENV)
+    write_sweep_file(path, exe, deck, ranks, repeats, overrides, threads,
+                     MPIRUN_BOUND if bind else MPIRUN)
+    env = dict(os.environ, **MPI_ENV, **(BOUND_ENV if bind else {}))
     sweep = [sys.executable, os.path.join(TOOLS, "sweep")]
     sys.stdout.flush()
     # The sweep's progress as it comes, without its hint to collect: done below.

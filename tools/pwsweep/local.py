@@ -27,8 +27,16 @@ def _clock(seconds):
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
+def run_env(launcher):
+    """The runs' environment: this one with OMP_NUM_THREADS = the launcher's threads, as
+    the batch scripts set it. Thread binding (OMP_PROC_BIND, OMP_PLACES) stays the
+    caller's: on a shared machine pinning may put two runs' threads on one core."""
+    return dict(os.environ, OMP_NUM_THREADS=str(launcher.threads))
+
+
 def run_all(sweep, retry_failed=False, out=sys.stderr):
     """Run what is left of the sweep. Returns (ran, skipped, failed) counts."""
+    env = run_env(sweep.launcher)
     todo = [r for r in sweep.runs if not finished(r, retry_failed)]
     skipped = len(sweep.runs) - len(todo)
     if skipped:
@@ -46,7 +54,8 @@ def run_all(sweep, retry_failed=False, out=sys.stderr):
         os.makedirs(run.out_dir, exist_ok=True)
         start = time.monotonic()
         with open(run.log, "w") as log:
-            code = subprocess.run(run.command, stdout=log, stderr=subprocess.STDOUT).returncode
+            code = subprocess.run(run.command, stdout=log, stderr=subprocess.STDOUT,
+                                  env=env).returncode
         spent += time.monotonic() - start
         if code != 0:
             failed += 1
