@@ -14,8 +14,9 @@ namespace {
 /// Every piece in one launch (a team per piece, its rows over the team's threads), not a
 /// launch per piece: an exchange has hundreds of thin pieces, of very different sizes
 /// (faces, edges, corners), hence the teams' dynamic schedule (team_policy). A row runs
-/// along x, or along y (z) where the piece is one cell thin in x (in x and y): a face
-/// normal to x would otherwise make rows of one cell. With a parity (0 or 1) only the
+/// along x, or along the piece's longest side where it is under 4 cells thick in x: a
+/// ghost face normal to x (2 x 16 x 16 beside a 16^3 patch) would otherwise make rows of
+/// 1 or 2 cells, each costing more to find than to copy. With a parity (0 or 1) only the
 /// cells with (i + j + k) % 2 == parity (destination indices) are copied: every other
 /// cell of a row.
 void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
@@ -25,7 +26,11 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
       label, team_policy(n, 0), KOKKOS_LAMBDA(const TeamMember& m) {
         const CopyPlan::Piece pc = pieces(m.league_rank());
         const IntVect sz = pc.box.size();
-        const int d = sz[0] > 1 ? 0 : sz[1] > 1 ? 1 : 2;   // along the row
+        int d = 0;  // along the row
+        if (sz[0] < 4) {
+          if (sz[1] > sz[d]) d = 1;
+          if (sz[2] > sz[d]) d = 2;
+        }
         const int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;  // across rows
         const int step = parity < 0 ? 1 : 2;
         const long ncell = pc.box.num_cells();

@@ -427,6 +427,8 @@ def check_bad_args(tools, exe, work):
               "launcher.time"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\nthreads = 0\n',
               "launcher.threads: expected an integer >= 1, got 0"),
+             (["X"], f'decks = [{json.dumps(DECK)}]\n[launcher]\nthreads = -2\n',
+              "launcher.threads: expected an integer >= 1, got -2"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\n"output.dir" = ["a"]\n',
               "output.dir"),
              (["X"], "decks = [\n", "bad.toml"),

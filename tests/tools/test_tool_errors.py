@@ -79,7 +79,8 @@ def cases(f, build):
             out += [(tool, [option, build, "--deck", f[k]])
                     for k in ("missing", "dump", "truncated", "dir")]
     out += [("bench_advection", ["--build", build, "--threads", "0"]),
-            ("bench_advection", ["--build", build, "--ranks", "100000"])]
+            ("bench_advection", ["--build", build, "--ranks", "100000"]),
+            ("bench_advection", ["--build", build, "--bind", "--oversubscribe"])]
     out += [("bench_hydro", ["--build", build, "--athena", f[k]])
             for k in ("missing", "text", "dir")]
     out += [("bench_balancers", ["--bogus"]), ("bench_balancers", ["--lab", f["missing"]]),

@@ -1,5 +1,5 @@
-"""Benchmark runs through tools/sweep: the script's deck, rank counts, repeats and
-overrides become a sweep file (OUT/bench.toml), the sweep runs it here, and each run's
+"""Benchmark runs through tools/sweep: the script's deck, rank counts, repeats, overrides
+and threads per rank become a sweep file (OUT/bench.toml), the sweep runs it here, and each run's
 summary is read back. OUT is kept when given (a second call then reuses the finished
 runs, as any local sweep does), else a temporary directory removed afterwards."""
 import contextlib
@@ -15,12 +15,32 @@ from pwbench import MPI_ENV
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-MPIRUN = "mpirun --oversubscribe -np {ranks}"
+# Unbound by default: Open MPI binds each of 1-2 ranks to one core, which would stack a
+# rank's threads there.
+MPIRUN = "mpirun --oversubscribe --bind-to none -np {ranks}"
 # Each rank on `threads` cores of its own, its threads one per core: what a dedicated
-# node gets from its batch system. Unbound ranks with OMP_PROC_BIND set would all pin
-# their first thread to core 0.
-MPIRUN_BOUND = MPIRUN + " --map-by slot:PE={threads} --bind-to core"
+# node gets from its batch system. Unbound ranks with OMP_PROC_BIND=close (or true,
+# spread) would all pin their first thread to core 0.
+MPIRUN_BOUND = "mpirun -np {ranks} --map-by slot:PE={threads} --bind-to core"
 BOUND_ENV = dict(OMP_PROC_BIND="close", OMP_PLACES="cores")
+
+
+def cores(physical):
+    """The CPUs this process may run on; with `physical`, the distinct cores among them
+    (what --bind-to core and OMP_PLACES=cores count on a machine with SMT)."""
+    cpus = os.sched_getaffinity(0)
+    if not physical:
+        return len(cpus)
+    ids = set()
+    for c in cpus:
+        topology = f"/sys/devices/system/cpu/cpu{c}/topology/"
+        try:
+            with open(topology + "physical_package_id") as f, \
+                    open(topology + "core_id") as g:
+                ids.add((f.read().strip(), g.read().strip()))
+        except OSError:
+            return len(cpus)
+    return len(ids)
 
 
 def write_sweep_file(path, exe, deck, ranks, repeats, overrides, threads=1,

@@ -28,9 +28,10 @@ def _clock(seconds):
 
 
 def run_env(launcher):
-    """The runs' environment: this one with OMP_NUM_THREADS = the launcher's threads, as
-    the batch scripts set it. Thread binding (OMP_PROC_BIND, OMP_PLACES) stays the
-    caller's: on a shared machine pinning may put two runs' threads on one core."""
+    """The runs' environment: this one with OMP_NUM_THREADS = the launcher's threads (1
+    by default, whatever the caller's), as the batch scripts set it. Thread binding
+    (OMP_PROC_BIND, OMP_PLACES) stays the caller's: pinned threads on a shared machine
+    may land on the cores other jobs use."""
     return dict(os.environ, OMP_NUM_THREADS=str(launcher.threads))
 
 

@@ -142,10 +142,10 @@ def read_launcher(d, where, kind=None):
 
     la.executable = get("executable", "str", la.executable)
     la.mpirun = get("mpirun", "str", default_mpirun[la.kind])
-    la.threads = get("threads", "int", 1)
-    if la.threads < 1:
+    la.threads = d.get("threads", 1)
+    if isinstance(la.threads, bool) or not isinstance(la.threads, int) or la.threads < 1:
         raise SweepError(f"{where}: launcher.threads: expected an integer >= 1, got "
-                         f"{la.threads}")
+                         f"{la.threads!r}")
     la.tasks_per_node = get("tasks_per_node", "int", 0)
     la.time = parse_time(d.get("time", 10), f"{where}: launcher.time")
     la.account = get("account", "str", "")
