@@ -154,7 +154,8 @@ TEST(LevelData, PatchesWhoseGhostsAreOnRankAreFilledBeforeTheMessagesArrive) {
 TEST(LevelData, GhostExchangeOfOneColourOrFacesOnlyCopiesExactlyThoseCells) {
   // What red-black smoothing asks of the exchange: with a parity, the ghost cells of that
   // colour and no other; with cross, those beside a face and no edge or corner. Patches
-  // of 4 to 12 cells, so that pieces are one cell thin in x, y or z, some rows odd.
+  // of 4 to 12 cells, so that pieces are 1-2 cells thin in x, y or z (rows then run along
+  // another side), some rows odd.
   const Comm comm;
   for (int dim : {2, 3})
     for (int width : {1, 2})

@@ -1,6 +1,6 @@
 """Benchmark runs through tools/sweep: the script's deck, rank counts, repeats, overrides
-and threads per rank become a sweep file (OUT/bench.toml), the sweep runs it here, and each run's
-summary is read back. OUT is kept when given (a second call then reuses the finished
+and threads per rank become a sweep file (OUT/bench.toml), the sweep runs it here, and
+each run's summary is read back. OUT is kept when given (a second call then reuses the finished
 runs, as any local sweep does), else a temporary directory removed afterwards."""
 import contextlib
 import json
@@ -19,7 +19,8 @@ TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # rank's threads there.
 MPIRUN = "mpirun --oversubscribe --bind-to none -np {ranks}"
 # Each rank on `threads` cores of its own, its threads one per core: what a dedicated
-# node gets from its batch system. Unbound ranks with OMP_PROC_BIND=close (or true,
+# node gets from its batch system. Callers keep ranks x threads within the cores (MPI_ENV
+# still lets mpirun oversubscribe). Unbound ranks with OMP_PROC_BIND=close (or true,
 # spread) would all pin their first thread to core 0.
 MPIRUN_BOUND = "mpirun -np {ranks} --map-by slot:PE={threads} --bind-to core"
 BOUND_ENV = dict(OMP_PROC_BIND="close", OMP_PLACES="cores")
