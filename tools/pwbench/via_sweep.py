@@ -1,7 +1,7 @@
 """Benchmark runs through tools/sweep: the script's deck, rank counts, repeats, overrides
 and threads per rank become a sweep file (OUT/bench.toml), the sweep runs it here, and
-each run's summary is read back. OUT is kept when given (a second call then reuses the finished
-runs, as any local sweep does), else a temporary directory removed afterwards."""
+each run's summary is read back. OUT is kept when given (a second call then reuses the
+finished runs, as any local sweep does), else a temporary directory removed afterwards."""
 import contextlib
 import json
 import os

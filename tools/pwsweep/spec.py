@@ -131,21 +131,20 @@ def read_launcher(d, where, kind=None):
                       "pbs": "mpiexec -n {ranks}", "flux": "flux run -n {ranks} -c {threads}"}
     def get(key, kind, default):
         v = d.get(key, default)
-        ok = {"int": isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        is_int = isinstance(v, int) and not isinstance(v, bool)
+        ok = {"int": is_int and v >= 0, "count": is_int and v >= 1,
               "str": isinstance(v, str), "bool": isinstance(v, bool),
               "lines": isinstance(v, list) and all(isinstance(x, str) for x in v)}[kind]
         if not ok:
-            want = {"int": "an integer >= 0", "str": "a string", "bool": "true or false",
+            want = {"int": "an integer >= 0", "count": "an integer >= 1",
+                    "str": "a string", "bool": "true or false",
                     "lines": "a list of strings"}[kind]
             raise SweepError(f"{where}: launcher.{key}: expected {want}, got {v!r}")
         return v
 
     la.executable = get("executable", "str", la.executable)
     la.mpirun = get("mpirun", "str", default_mpirun[la.kind])
-    la.threads = d.get("threads", 1)
-    if isinstance(la.threads, bool) or not isinstance(la.threads, int) or la.threads < 1:
-        raise SweepError(f"{where}: launcher.threads: expected an integer >= 1, got "
-                         f"{la.threads!r}")
+    la.threads = get("threads", "count", 1)
     la.tasks_per_node = get("tasks_per_node", "int", 0)
     la.time = parse_time(d.get("time", 10), f"{where}: launcher.time")
     la.account = get("account", "str", "")
