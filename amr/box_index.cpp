@@ -34,8 +34,14 @@ bool BoxIndex::bin_range(const Box& q, IntVect& lo, IntVect& hi) const {
 
 std::vector<int> BoxIndex::query(const Box& q) const {
   std::vector<int> out;
+  query(q, out);
+  return out;
+}
+
+void BoxIndex::query(const Box& q, std::vector<int>& out) const {
+  out.clear();
   IntVect lo, hi;
-  if (extent_.empty() || !bin_range(q, lo, hi)) return out;
+  if (extent_.empty() || !bin_range(q, lo, hi)) return;
   for (int k = lo[2]; k <= hi[2]; ++k)
     for (int j = lo[1]; j <= hi[1]; ++j)
       for (int i = lo[0]; i <= hi[0]; ++i)
@@ -43,7 +49,6 @@ std::vector<int> BoxIndex::query(const Box& q) const {
           if (intersects(boxes_[n], q)) out.push_back(n);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 }  // namespace pw

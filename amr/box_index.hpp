@@ -13,6 +13,8 @@ class BoxIndex {
   explicit BoxIndex(const BoxList& boxes);
   /// Indices (ascending) of the boxes that intersect q.
   std::vector<int> query(const Box& q) const;
+  /// The same into out (cleared first), whose capacity loops of queries reuse.
+  void query(const Box& q, std::vector<int>& out) const;
 
  private:
   bool bin_range(const Box& q, IntVect& lo, IntVect& hi) const;

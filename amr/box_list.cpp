@@ -17,12 +17,14 @@ std::string to_string(const Box& b) {
   return os.str();
 }
 
-BoxList difference(const Box& a, const Box& b) {
-  BoxList out;
-  if (a.empty()) return out;
+namespace {
+
+/// Append the cells of a not in b to out, as at most 6 disjoint boxes.
+void append_difference(const Box& a, const Box& b, BoxList& out) {
+  if (a.empty()) return;
   if (!intersects(a, b)) {
     out.push_back(a);
-    return out;
+    return;
   }
   Box rest = a;
   // Peel off slabs below and above b in each direction, z first.
@@ -40,17 +42,23 @@ BoxList difference(const Box& a, const Box& b) {
       rest.hi[d] = b.hi[d];
     }
   }
+}
+
+}  // namespace
+
+BoxList difference(const Box& a, const Box& b) {
+  BoxList out;
+  append_difference(a, b, out);
   return out;
 }
 
 BoxList difference(const BoxList& a, const BoxList& b) {
-  BoxList cur = a;
+  // Two lists swapped cut after cut keep their capacity: no allocation per piece.
+  BoxList cur = a, next;
   for (const Box& cut : b) {
-    BoxList next;
-    for (const Box& x : cur) {
-      BoxList pieces = difference(x, cut);
-      next.insert(next.end(), pieces.begin(), pieces.end());
-    }
+    next.clear();
+    for (const Box& x : cur)
+      append_difference(x, cut, next);
     cur.swap(next);
   }
   return cur;

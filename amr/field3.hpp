@@ -33,15 +33,21 @@ KOKKOS_INLINE_FUNCTION Field3 field_over(double* p, const Box& b) {
   return f;
 }
 
+/// Component c of view v whose element (., 0, 0, 0) is global cell lo (an empty Field3
+/// where v holds no data).
+inline Field3 component(const View4& v, const IntVect& lo, int c) {
+  Field3 f;
+  if (v.data() == nullptr) return f;
+  f.p = v.data() + c * v.stride(0);
+  f.sj = long(v.stride(2));
+  f.sk = long(v.stride(1));
+  f.off = -(lo[0] + f.sj * lo[1] + f.sk * lo[2]);
+  return f;
+}
+
 /// Component c of a (an empty Field3 where a holds no data).
 inline Field3 component(const Array4& a, int c) {
-  Field3 f;
-  if (a.v.data() == nullptr) return f;
-  f.p = a.v.data() + c * a.v.stride(0);
-  f.sj = long(a.v.stride(2));
-  f.sk = long(a.v.stride(1));
-  f.off = -(a.lo[0] + f.sj * a.lo[1] + f.sk * a.lo[2]);
-  return f;
+  return component(a.v, a.lo, c);
 }
 
 /// All components of a patch's data for kernels over many patches (one FabRef per
@@ -65,9 +71,11 @@ inline FabRef fab_ref(const Array4& a) {
   return {component(a, 0), a.v.data() ? long(a.v.stride(0)) : 0L};
 }
 
-/// The FabRef of f (an empty one where f holds no data).
+/// The FabRef of f (an empty one where f holds no data). Reads f's view in place: a
+/// copy of it (as f.array() makes) costs a reference count up and down, which plans
+/// building a batch of pieces at every exchange would pay per piece.
 inline FabRef fab_ref(const Fab& f) {
-  return fab_ref(f.array());
+  return {component(f.data, f.box.lo, 0), f.data.data() ? long(f.data.stride(0)) : 0L};
 }
 
 /// The FabRefs of fabs, on the device (for launches over all of them).

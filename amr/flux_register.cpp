@@ -15,6 +15,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
     shifts.push_back(s);
   std::vector<CopyTag> tags;
   std::vector<int> side_owner;
+  std::vector<int> hits;
   for (int p = 0; p < int(fine.size()); ++p) {
     const Box cbox = coarsen(fine.boxes[p], ratio);
     for (int d = 0; d < dim_; ++d)
@@ -34,7 +35,8 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
             (s == 0) ? IntVect{0, 0, 0} - IntVect::unit(d) : IntVect{};
         for (const IntVect& sh : shifts) {
           const Box img = shift(outside, sh);
-          for (int q : index.query(img)) {
+          index.query(img, hits);
+          for (int q : hits) {
             const Box cells = img & crse.boxes[q];
             const int piece = int(pieces_.size());
             pieces_.push_back({side, q, cells});

@@ -200,9 +200,11 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     const BoxIndex old_index(L.layout.boxes);
     std::vector<BoxList> uncovered(n), crse_regions(n);
     std::vector<Box> crse_boxes(n);
+    std::vector<int> hits;
     for (size_t p = 0; p < n; ++p) {
       BoxList olds;
-      for (int q : old_index.query(next.boxes[p]))
+      old_index.query(next.boxes[p], hits);
+      for (int q : hits)
         olds.push_back(L.layout.boxes[q]);
       uncovered[p] = difference(BoxList{next.boxes[p]}, olds);
       if (uncovered[p].empty()) continue;

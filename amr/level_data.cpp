@@ -71,6 +71,7 @@ LevelData::Plans& LevelData::plans() {
     if (geom_.periodic[d]) reach = grow(reach, d, ghost_[d]);
   std::vector<BoxList> ghost(n), faces(n);
   P.cf_regions.assign(n, BoxList());
+  std::vector<int> hits;
   for (size_t p = 0; p < n; ++p) {
     const Box& b = layout_.boxes[p];
     const Box grown = grow(b, ghost_);
@@ -81,10 +82,13 @@ LevelData::Plans& LevelData::plans() {
         if (!slab.empty()) faces[p].push_back(slab);
       }
     BoxList covered;
-    for (const IntVect& s : shifts)
-      for (int q : index.query(shift(grown, IntVect{} - s)))
+    for (const IntVect& s : shifts) {
+      index.query(shift(grown, IntVect{} - s), hits);
+      for (int q : hits)
         covered.push_back(shift(layout_.boxes[q], s));
-    for (int q : index.query(grown))
+    }
+    index.query(grown, hits);
+    for (int q : hits)
       covered.push_back(layout_.boxes[q]);
     P.cf_regions[p] = difference(ghost[p], covered);
   }

@@ -107,12 +107,14 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
   all_shifts.insert(all_shifts.end(), shifts.begin(), shifts.end());
   const BoxIndex index(src.boxes);
   std::vector<CopyTag> tags;
+  std::vector<int> hits;
   for (int d = 0; d < int(regions.size()); ++d) {
     for (const Box& r : regions[d]) {
       for (const IntVect& s : all_shifts) {
         // Source cells x fill destination cells x + s.
         const Box rs = shift(r, IntVect{0, 0, 0} - s);
-        for (int n : index.query(rs)) {
+        index.query(rs, hits);
+        for (int n : hits) {
           const Box piece = shift(rs & src.boxes[n], s);
           // Only tags this rank takes part in are kept, so skip the rest early.
           if (src.owner[n] != my_rank && dst_owner[d] != my_rank) continue;
@@ -155,12 +157,14 @@ CopyPlan::Piece CopyPlan::piece(const CopyTag& t, const Fab* from, const Fab* to
                                 double* buf) {
   Piece pc;
   if (from) {
-    pc.from = component(from->array(), 0);
-    pc.cs_from = long(from->data.stride(0));
+    const FabRef r = fab_ref(*from);
+    pc.from = r.c0;
+    pc.cs_from = r.cstride;
   }
   if (to) {
-    pc.to = component(to->array(), 0);
-    pc.cs_to = long(to->data.stride(0));
+    const FabRef r = fab_ref(*to);
+    pc.to = r.c0;
+    pc.cs_to = r.cstride;
   }
   pc.buf = buf;
   pc.box = t.box;

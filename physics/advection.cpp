@@ -326,7 +326,11 @@ double Advection::min_dt(const LevelGeom& g, const Kokkos::View<Box*>& boxes, in
         const Box box = boxes(m.league_rank());
         double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
         const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
-        const double t = team_min_cells(m, box, [&](int i, int j, int k) {
+        // Face velocities depend on (i, j) only, so the box's lowest z plane has every
+        // transit time of the box.
+        Box plane = box;
+        plane.hi[2] = plane.lo[2];
+        const double t = team_min_cells(m, plane, [&](int i, int j, int k) {
           return cell_transit_time(i, j, k, dim, vel, ix, iy, iz);
         });
         out = t < out ? t : out;
