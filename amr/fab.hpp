@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <vector>
 
 #include "amr/box.hpp"
 
@@ -41,6 +42,30 @@ struct Fab {
   int ncomp() const { return int(data.extent(0)); }
   Array4 array() const { return {data, box.lo}; }
 };
+
+/// Uninitialized fabs over `boxes` (empty fabs where a box is empty), all in the one
+/// allocation returned, which must outlive them (they do not own their memory): a flux
+/// register's hundreds of small fabs cost one allocation at a regrid, not hundreds.
+inline Kokkos::View<double*> pooled_fabs(const std::string& label,
+                                         const std::vector<Box>& boxes, int ncomp,
+                                         std::vector<Fab>& fabs) {
+  size_t total = 0;
+  for (const Box& b : boxes)
+    if (!b.empty()) total += size_t(b.num_cells()) * size_t(ncomp);
+  Kokkos::View<double*> pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                             total);
+  fabs.assign(boxes.size(), Fab());
+  size_t offset = 0;
+  for (size_t n = 0; n < boxes.size(); ++n) {
+    const Box& b = boxes[n];
+    if (b.empty()) continue;
+    fabs[n].box = b;
+    fabs[n].data =
+        View4(pool.data() + offset, ncomp, b.size()[2], b.size()[1], b.size()[0]);
+    offset += size_t(b.num_cells()) * size_t(ncomp);
+  }
+  return pool;
+}
 
 /// The iteration policy over cells (k, j, i): signed indices, since ghost cells left of
 /// the origin are negative (the default index type of some backends is unsigned).

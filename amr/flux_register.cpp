@@ -16,6 +16,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
   std::vector<CopyTag> tags;
   std::vector<int> side_owner;
   std::vector<int> hits;
+  std::vector<Box> sum_boxes;  // per side: the coarse faces, where this rank owns it
   for (int p = 0; p < int(fine.size()); ++p) {
     const Box cbox = coarsen(fine.boxes[p], ratio);
     for (int d = 0; d < dim_; ++d)
@@ -25,10 +26,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
         side_owner.push_back(fine.owner[p]);
         Box face_box = cbox;  // the coarse faces on this side, indexed as faces
         face_box.lo[d] = face_box.hi[d] = (s == 0) ? cbox.lo[d] : cbox.hi[d] + 1;
-        // Zeroed by reset() before each use.
-        sums_.push_back(fine.owner[p] == my_rank
-                            ? Fab::uninitialized("flux_register::sum", face_box, ncomp)
-                            : Fab());
+        sum_boxes.push_back(fine.owner[p] == my_rank ? face_box : Box());
         const Box outside = adjacent_cells(cbox, d, s);
         // Outside cell = face - e_d on the lo side, = face on the hi side.
         const IntVect to_cell =
@@ -46,19 +44,18 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
         }
       }
   }
+  // Sums are zeroed by reset() before each use; the received pieces are written by
+  // reflux()'s copy.
+  sum_pool_ = pooled_fabs("flux_register::sums", sum_boxes, ncomp, sums_);
+  std::vector<Box> recv_boxes(pieces_.size());
   for (size_t n = 0; n < pieces_.size(); ++n)
-    recv_.push_back(
-        piece_owner_[n] == my_rank  // written by reflux()'s copy
-            ? Fab::uninitialized("flux_register::recv", pieces_[n].cells, ncomp)
-            : Fab());
+    if (piece_owner_[n] == my_rank) recv_boxes[n] = pieces_[n].cells;
+  recv_pool_ = pooled_fabs("flux_register::recv", recv_boxes, ncomp, recv_);
   plan_ = CopyPlan(tags, side_owner, piece_owner_, my_rank);
 
   side_dev_ = device_copy("flux_register::sides", sides_);
   piece_dev_ = device_copy("flux_register::pieces", pieces_);
   sum_refs_ = fab_refs(sums_);
-  std::vector<Box> sum_boxes(sums_.size());
-  for (size_t n = 0; n < sums_.size(); ++n)
-    sum_boxes[n] = sums_[n].box;
   sum_box_ = device_copy("flux_register::sum_box", sum_boxes);
   recv_refs_ = fab_refs(recv_);
   std::vector<Box> boxes;

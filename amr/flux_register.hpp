@@ -105,6 +105,7 @@ class FluxRegister {
       sums_;  // per side, over the coarse faces of the side (fine owner only)
   std::vector<Piece> pieces_;
   std::vector<Fab> recv_;  // per piece, over its cells (coarse owner only)
+  Kokkos::View<double*> sum_pool_, recv_pool_;  // the memory of sums_ and recv_
   std::vector<int> piece_owner_;
   CopyPlan plan_;
   // For the launches: sides_, pieces_ and the FabRefs of sums_ and recv_ on the device,
