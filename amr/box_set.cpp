@@ -37,23 +37,4 @@ BoxSet::BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items) {
   }
 }
 
-std::vector<Fab> zeroed_fabs(const std::string& label, const std::vector<Box>& boxes,
-                             int ncomp) {
-  std::vector<Fab> fabs(boxes.size());
-  for (size_t n = 0; n < boxes.size(); ++n)
-    if (!boxes[n].empty()) fabs[n] = Fab::uninitialized(label, boxes[n], ncomp);
-  const Kokkos::View<FabRef*> refs = fab_refs(fabs);
-  // Component by component along a row: contiguous stores, as a memset would do.
-  for_each_box_row(
-      "zeroed_fabs", BoxSet(boxes), KOKKOS_LAMBDA(int n, int j, int k, int i0, int i1) {
-        const FabRef f = refs(n);
-        for (int c = 0; c < ncomp; ++c) {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            f(i, j, k, c) = 0.0;
-        }
-      });
-  return fabs;
-}
-
 }  // namespace pw

@@ -179,9 +179,4 @@ ExactSum exact_sum_over_box_cells(const std::string& label, const BoxSet& s,
       label, s, KOKKOS_LAMBDA(ExactSum & acc, double v) { acc.add(v, inv_scale); }, g);
 }
 
-/// Fabs over boxes[n] with ncomp components, every value 0, zeroed in one launch (an
-/// empty box gives an empty Fab: a patch another rank owns).
-std::vector<Fab> zeroed_fabs(const std::string& label, const std::vector<Box>& boxes,
-                             int ncomp);
-
 }  // namespace pw

@@ -43,9 +43,10 @@ struct Fab {
   Array4 array() const { return {data, box.lo}; }
 };
 
-/// Uninitialized fabs over `boxes` (empty fabs where a box is empty), all in the one
-/// allocation returned, which must outlive them (they do not own their memory): a flux
-/// register's hundreds of small fabs cost one allocation at a regrid, not hundreds.
+/// Uninitialized fabs over `boxes` (empty fabs where a box is empty: a patch another rank
+/// owns), all in the one allocation returned, which must outlive them (they do not own
+/// their memory): a level's hundreds of small fabs cost one allocation at a regrid, not
+/// hundreds (each an allocation record, and beyond glibc's mmap threshold a system call).
 inline Kokkos::View<double*> pooled_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
                                          std::vector<Fab>& fabs) {
@@ -64,6 +65,15 @@ inline Kokkos::View<double*> pooled_fabs(const std::string& label,
         View4(pool.data() + offset, ncomp, b.size()[2], b.size()[1], b.size()[0]);
     offset += size_t(b.num_cells()) * size_t(ncomp);
   }
+  return pool;
+}
+
+/// pooled_fabs with every value 0 (one fill of the pool).
+inline Kokkos::View<double*> zeroed_fabs(const std::string& label,
+                                         const std::vector<Box>& boxes, int ncomp,
+                                         std::vector<Fab>& fabs) {
+  Kokkos::View<double*> pool = pooled_fabs(label, boxes, ncomp, fabs);
+  Kokkos::deep_copy(pool, 0.0);
   return pool;
 }
 

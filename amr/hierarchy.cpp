@@ -212,7 +212,8 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
       crse_regions[p] = {cb};
       if (N.owns(int(p), me)) crse_boxes[p] = cb;
     }
-    std::vector<Fab> crse = zeroed_fabs("remap::crse", crse_boxes, ncomp_);
+    std::vector<Fab> crse;
+    const auto crse_memory = zeroed_fabs("remap::crse", crse_boxes, ncomp_, crse);
     const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
     CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
         .copy(C.u_new.fabs(), crse, comm_);

@@ -46,7 +46,7 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
     const Box& b = layout.boxes[p];
     boxes[p] = face_dir < 0 ? grow(b, ghost) : faces(b, face_dir);
   }
-  fabs_ = zeroed_fabs(label, boxes, ncomp);
+  memory_ = zeroed_fabs(label, boxes, ncomp, fabs_);
 }
 
 LevelData LevelData::like(const std::string& label, int ncomp) const {

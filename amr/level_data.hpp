@@ -119,6 +119,7 @@ class LevelData {
   int rank_ = 0;
   int face_dir_ = -1;
   std::vector<Fab> fabs_;
+  Kokkos::View<double*> memory_;  // every fab's data (zeroed_fabs)
   std::shared_ptr<Plans> plans_;
   /// refs() and the Fabs it was built from (data, box: a new Fab may reuse the address).
   struct RefCache {

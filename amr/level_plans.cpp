@@ -29,8 +29,8 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
     }
     if (fine.owns(p)) scratch[p] = bounding_box(crse_regions_[p]);
   }
-  crse_old_ = zeroed_fabs("crse_old", scratch, fine.ncomp());
-  crse_new_ = zeroed_fabs("crse_new", scratch, fine.ncomp());
+  memory_[0] = zeroed_fabs("crse_old", scratch, fine.ncomp(), crse_old_);
+  memory_[1] = zeroed_fabs("crse_new", scratch, fine.ncomp(), crse_new_);
   const std::vector<IntVect> shifts =
       periodic_shifts(crse_geom.domain, crse_geom.periodic);
   plan_ =
@@ -80,13 +80,13 @@ AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
     : ratio_(ratio) {
   const size_t n = fine.size();
   LevelLayout avg_layout{BoxList(n), fine.layout().owner};
-  avg_.assign(n, Fab());
+  std::vector<Box> owned(n);
   for (size_t p = 0; p < n; ++p) {
     avg_layout.boxes[p] = coarsen(fine.box(p), ratio);
-    // Written by average_to_coarse in full before the copy reads it.
-    if (fine.owns(p))
-      avg_[p] = Fab::uninitialized("avg", avg_layout.boxes[p], fine.ncomp());
+    if (fine.owns(p)) owned[p] = avg_layout.boxes[p];
   }
+  // Written by average_to_coarse in full before the copy reads it.
+  memory_ = pooled_fabs("avg", owned, fine.ncomp(), avg_);
   std::vector<BoxList> crse_boxes(crse.size());
   for (size_t q = 0; q < crse.size(); ++q)
     crse_boxes[q] = {crse.boxes[q]};

@@ -34,6 +34,7 @@ class CoarseFineFill {
   std::vector<BoxList>
       crse_regions_;  // per fine patch: coarse cells those need (disjoint)
   std::vector<Fab> crse_old_, crse_new_;  // per fine patch: coarse data under the ghosts
+  Kokkos::View<double*> memory_[2];       // their data (zeroed_fabs)
   CopyPlan plan_;                         // coarse level -> crse_old_ / crse_new_
   // For one launch per step over all patches: the scratch fabs' refs, the coarse cells
   // to blend in time (item: patch), and the regions to interpolate (item: region).
@@ -52,7 +53,8 @@ class AverageDown {
 
  private:
   IntVect ratio_;
-  std::vector<Fab> avg_;  // per fine patch: it averaged to coarse cells
+  std::vector<Fab> avg_;          // per fine patch: it averaged to coarse cells
+  Kokkos::View<double*> memory_;  // avg_'s data (pooled_fabs)
   Kokkos::View<FabRef*> avg_refs_;
   BoxSet avg_cells_;  // avg_'s boxes, item: patch
   CopyPlan plan_;     // avg_ -> coarse level
