@@ -68,12 +68,20 @@ inline Kokkos::View<double*> pooled_fabs(const std::string& label,
   return pool;
 }
 
-/// pooled_fabs with every value 0 (one fill of the pool).
+/// pooled_fabs with every value 0, in one launch over the pool. A kernel, not
+/// deep_copy: on host backends Kokkos 4 zeroes with one thread's memset, which would
+/// also place every page on that thread's NUMA domain (first touch).
 inline Kokkos::View<double*> zeroed_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
                                          std::vector<Fab>& fabs) {
   Kokkos::View<double*> pool = pooled_fabs(label, boxes, ncomp, fabs);
-  Kokkos::deep_copy(pool, 0.0);
+  if (pool.extent(0) == 0) return pool;  // no launch on ranks that own none
+  double* p = pool.data();
+  Kokkos::parallel_for(
+      "zeroed_fabs",
+      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(
+          0, long(pool.extent(0))),
+      KOKKOS_LAMBDA(long i) { p[i] = 0.0; });
   return pool;
 }
 

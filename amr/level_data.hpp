@@ -34,6 +34,8 @@ class LevelData {
   LevelData like(const std::string& label, int ncomp = -1) const;
 
   size_t size() const { return fabs_.size(); }
+  /// The fabs view into this LevelData's one allocation (zeroed_fabs): a copy of one
+  /// must not outlive every copy of the LevelData.
   Fab& operator[](size_t p) { return fabs_[p]; }
   const Fab& operator[](size_t p) const { return fabs_[p]; }
   auto begin() const { return fabs_.begin(); }
