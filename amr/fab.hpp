@@ -30,15 +30,6 @@ struct Fab {
   Fab() = default;
   Fab(const std::string& label, const Box& b, int ncomp)
       : box(b), data(label, ncomp, b.size()[2], b.size()[1], b.size()[0]) {}
-  /// Data whose values are left undefined (no launch to zero them), for data that is
-  /// always written before it is read.
-  static Fab uninitialized(const std::string& label, const Box& b, int ncomp) {
-    Fab f;
-    f.box = b;
-    f.data = View4(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), ncomp,
-                   b.size()[2], b.size()[1], b.size()[0]);
-    return f;
-  }
   int ncomp() const { return int(data.extent(0)); }
   Array4 array() const { return {data, box.lo}; }
 };

@@ -66,16 +66,22 @@ struct FabRef {
   }
 };
 
+/// The FabRef of view v whose element (., 0, 0, 0) is global cell lo (an empty one where
+/// v holds no data).
+inline FabRef fab_ref(const View4& v, const IntVect& lo) {
+  return {component(v, lo, 0), v.data() ? long(v.stride(0)) : 0L};
+}
+
 /// The FabRef of a (an empty one where a holds no data).
 inline FabRef fab_ref(const Array4& a) {
-  return {component(a, 0), a.v.data() ? long(a.v.stride(0)) : 0L};
+  return fab_ref(a.v, a.lo);
 }
 
 /// The FabRef of f (an empty one where f holds no data). Reads f's view in place: a
 /// copy of it (as f.array() makes) costs a reference count up and down, which plans
 /// building a batch of pieces at every exchange would pay per piece.
 inline FabRef fab_ref(const Fab& f) {
-  return {component(f.data, f.box.lo, 0), f.data.data() ? long(f.data.stride(0)) : 0L};
+  return fab_ref(f.data, f.box.lo);
 }
 
 /// The FabRefs of fabs, on the device (for launches over all of them).

@@ -212,7 +212,7 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
       crse_regions[p] = {cb};
       if (N.owns(int(p), me)) crse_boxes[p] = cb;
     }
-    std::vector<Fab> crse;
+    std::vector<Fab> crse;  // views into crse_memory, which must live as long
     const auto crse_memory = zeroed_fabs("remap::crse", crse_boxes, ncomp_, crse);
     const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
     CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
