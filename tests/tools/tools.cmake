@@ -36,7 +36,7 @@ foreach(check plot_slice plot_slice_prob_lo plot_load plot_load_vs_ranks yt_exam
             ${PROJECT_SOURCE_DIR}/tools np1 np2
     WORKING_DIRECTORY ${PW_TOOLS_DIR})
   set_tests_properties(tools.${check} PROPERTIES FIXTURES_REQUIRED tools_runs
-    SKIP_RETURN_CODE 77 TIMEOUT 300)
+    ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 
 # Every Python tool on bad arguments and missing or foreign files: one line, no traceback.
@@ -45,4 +45,4 @@ add_test(NAME tools.errors
           ${PROJECT_SOURCE_DIR}/tools ${PROJECT_BINARY_DIR} np1
   WORKING_DIRECTORY ${PW_TOOLS_DIR})
 set_tests_properties(tools.errors PROPERTIES FIXTURES_REQUIRED tools_runs
-  SKIP_RETURN_CODE 77 TIMEOUT 600)
+  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -1,7 +1,8 @@
 // Benchmark (not a test) of the advection kernel alone, without ghost fill, regrid or
 // sync: one patch of n^3 cells (default 32) advanced repeatedly, its data in cache; or,
-// with a third argument m, a periodic level of m^3 such patches advanced in one launch
-// per call (the run's level-wide update), its data streamed through memory as in a run.
+// with a third argument m, a level of m^3 such patches advanced in one launch per call
+// (the run's level-wide update), its data (about 100 MB at m = 4, n = 32) far larger than
+// the caches, as a run's level is. Ghost cells hold the initial data; nothing fills them.
 // Prints the median time per call and cell-updates/s.
 //   build/tools/bench/bench_kernel [n] [calls] [m]
 #include <fmt/format.h>
@@ -44,6 +45,11 @@ int main(int argc, char** argv) {
     const int repeats = positive_argument(argc, argv, 2, 21, "calls");
     const int m = positive_argument(argc, argv, 3, 1, "m");
     const bool level = argc > 3;
+    if (argc > 4)
+      throw std::invalid_argument("bench_kernel: at most 3 arguments: n calls m");
+    if (long(m) * n > 4096)
+      throw std::invalid_argument(
+          "bench_kernel: m * n must be at most 4096 cells a side");
     const pw::Deck deck = pw::Deck::parse("[advection]\nvelocity = \"swirl\"\n", "bench");
     pw::Advection adv(deck, 3);
     pw::LevelGeom g;
@@ -51,8 +57,6 @@ int main(int argc, char** argv) {
     g.domain = pw::Box{{0, 0, 0}, {m * n - 1, m * n - 1, m * n - 1}};
     for (double& dx : g.dx)
       dx = 1.0 / (m * n);
-    for (bool& p : g.periodic)
-      p = true;
     pw::LevelLayout layout;
     layout.boxes = chop(g.domain, pw::IntVect::uniform(n), pw::IntVect::uniform(1));
     layout.owner.assign(layout.boxes.size(), 0);
@@ -66,15 +70,19 @@ int main(int argc, char** argv) {
     const double dt = 0.5 * adv.stable_dt_level(g, u, 0.0, scratch);
     const pw::LevelUpdate update{u, u_new, {&flux[0], &flux[1], &flux[2]}, scratch};
     const pw::Array4 fl[3] = {flux[0][0].array(), flux[1][0].array(), flux[2][0].array()};
-    std::vector<double> secs;
-    for (int r = 0; r < repeats; ++r) {
-      Kokkos::fence();
-      const double t0 = MPI_Wtime();
+    auto call = [&] {
       if (level)
         adv.advance_level(g, update, 0.0, dt, pw::Counters());
       else
         adv.advance(g, g.domain, u[0].array(), u_new[0].array(), fl, 0.0, dt, scratch,
                     pw::Counters());
+    };
+    call();  // untimed: the first level update builds the patches' device references
+    std::vector<double> secs;
+    for (int r = 0; r < repeats; ++r) {
+      Kokkos::fence();
+      const double t0 = MPI_Wtime();
+      call();
       Kokkos::fence();
       secs.push_back(MPI_Wtime() - t0);
     }
