@@ -2,8 +2,8 @@
 // sync: one patch of n^3 cells (default 32) advanced repeatedly, its data in cache; or,
 // with a third argument m, a level of m^3 such patches advanced in one launch per call
 // (the run's level-wide update), its data (about 100 MB at m = 4, n = 32) far larger than
-// the caches, as a run's level is. Ghost cells hold the initial data; nothing fills them.
-// Prints the median time per call and cell-updates/s.
+// a core's L2, as a run's level is. Ghost cells hold the initial data; nothing fills
+// them. Prints the median time per call and cell-updates/s.
 //   build/tools/bench/bench_kernel [n] [calls] [m]
 #include <fmt/format.h>
 #include <mpi.h>
