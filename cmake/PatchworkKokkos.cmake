@@ -20,6 +20,14 @@ if(NOT _pw_kokkos_ok)
   message(STATUS "Kokkos headers: ${PATCHWORK_KOKKOS_INCLUDE_DIR} (include directory corrected)")
 endif()
 message(STATUS "Kokkos devices: ${Kokkos_DEVICES}")
+# Whether Kokkos runs on a device (its default space is not host memory): the tests and
+# the host instruction set ask.
+set(PATCHWORK_KOKKOS_DEVICE FALSE)
+foreach(device CUDA HIP SYCL OPENMPTARGET OPENACC)
+  if(device IN_LIST Kokkos_DEVICES)
+    set(PATCHWORK_KOKKOS_DEVICE TRUE)
+  endif()
+endforeach()
 
 # The chosen Kokkos's version as its KOKKOS_VERSION macro spells it (major * 10000 +
 # minor * 100 + patch), read from its KokkosCore_config.h.
