@@ -16,6 +16,28 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
   std::vector<CopyTag> tags;
   std::vector<int> side_owner;
   std::vector<int> hits;
+  // Every rank lists every side (the sums are found by side), but finds the pieces only
+  // of the sides it takes part in: those of its fine patches and of the fine patches
+  // beside its coarse ones. Searching the coarse level beside every fine side made each
+  // rank's share of a regrid grow with the whole level, not with its own part.
+  std::vector<char> involved(fine.size(), 0);
+  {
+    BoxList cboxes(fine.size());
+    for (size_t p = 0; p < fine.size(); ++p) {
+      cboxes[p] = coarsen(fine.boxes[p], ratio);
+      involved[p] = fine.owner[p] == my_rank;
+    }
+    const BoxIndex fine_index(cboxes);
+    const IntVect one = IntVect::in_dims(dim_, 1, 0);
+    for (size_t q = 0; q < crse.size(); ++q) {
+      if (crse.owner[q] != my_rank) continue;
+      for (const IntVect& sh : shifts) {
+        fine_index.query(grow(shift(crse.boxes[q], IntVect{} - sh), one), hits);
+        for (int p : hits)
+          involved[size_t(p)] = 1;
+      }
+    }
+  }
   std::vector<Box> sum_boxes;  // per side: the coarse faces, where this rank owns it
   for (int p = 0; p < int(fine.size()); ++p) {
     const Box cbox = coarsen(fine.boxes[p], ratio);
@@ -27,6 +49,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
         Box face_box = cbox;  // the coarse faces on this side, indexed as faces
         face_box.lo[d] = face_box.hi[d] = (s == 0) ? cbox.lo[d] : cbox.hi[d] + 1;
         sum_boxes.push_back(fine.owner[p] == my_rank ? face_box : Box());
+        if (!involved[size_t(p)]) continue;
         const Box outside = adjacent_cells(cbox, d, s);
         // Outside cell = face - e_d on the lo side, = face on the hi side.
         const IntVect to_cell =
@@ -35,6 +58,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
           const Box img = shift(outside, sh);
           index.query(img, hits);
           for (int q : hits) {
+            if (fine.owner[p] != my_rank && crse.owner[q] != my_rank) continue;
             const Box cells = img & crse.boxes[q];
             const int piece = int(pieces_.size());
             pieces_.push_back({side, q, cells});

@@ -105,10 +105,32 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
                                 const std::vector<IntVect>& shifts, int my_rank) {
   std::vector<IntVect> all_shifts{IntVect{0, 0, 0}};
   all_shifts.insert(all_shifts.end(), shifts.begin(), shifts.end());
+  std::vector<int> hits;
+  // Only the destinations this rank takes part in are searched: its own, and those whose
+  // regions meet one of its source patches (through an image). Searching beside every
+  // destination made each rank's share of a plan grow with the whole level, not with its
+  // own part.
+  std::vector<char> involved(regions.size(), 0);
+  {
+    BoxList hulls(regions.size());
+    for (size_t d = 0; d < regions.size(); ++d) {
+      involved[d] = dst_owner[d] == my_rank;
+      if (!involved[d]) hulls[d] = bounding_box(regions[d]);
+    }
+    const BoxIndex region_index(hulls);
+    for (size_t n = 0; n < src.boxes.size(); ++n) {
+      if (src.owner[n] != my_rank) continue;
+      for (const IntVect& s : all_shifts) {
+        region_index.query(shift(src.boxes[n], s), hits);
+        for (int d : hits)
+          involved[size_t(d)] = 1;
+      }
+    }
+  }
   const BoxIndex index(src.boxes);
   std::vector<CopyTag> tags;
-  std::vector<int> hits;
   for (int d = 0; d < int(regions.size()); ++d) {
+    if (!involved[size_t(d)]) continue;
     for (const Box& r : regions[d]) {
       for (const IntVect& s : all_shifts) {
         // Source cells x fill destination cells x + s.

@@ -121,3 +121,42 @@ TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
       }
   }
 }
+
+// Each rank finds the pieces (a fine side's outside cells on one coarse patch, through
+// one periodic image) of its own fine patches and of its own coarse patches, not the
+// whole level's: counted here by brute force over every side, image and coarse patch.
+TEST(FluxRegister, EachRankFindsOnlyThePiecesItTakesPartIn) {
+  const Comm comm;
+  LevelGeom cg;
+  cg.dim = 2;
+  cg.domain = Box{{0, 0, 0}, {31, 31, 0}};
+  cg.periodic[2] = false;
+  const IntVect r{2, 2, 1};
+  const LevelLayout crse =
+      round_robin(chop(cg.domain, {8, 8, 1}, {8, 8, 1}), comm.size());
+  // Coarse cells [2, 9]^2, [24, 31] x [0, 7] (beside the periodic edges) and
+  // [10, 17] x [20, 27], refined.
+  const LevelLayout fine =
+      round_robin({Box{{4, 4, 0}, {19, 19, 0}}, Box{{48, 0, 0}, {63, 15, 0}},
+                   Box{{20, 40, 0}, {35, 55, 0}}},
+                  comm.size(), 1);
+  const FluxRegister reg(fine, crse, cg, r, 1, comm.rank());
+  size_t all = 0, mine = 0;
+  for (size_t p = 0; p < fine.size(); ++p)
+    for (int d = 0; d < 2; ++d)
+      for (int s = 0; s < 2; ++s) {
+        const Box outside = adjacent_cells(coarsen(fine.boxes[p], r), d, s);
+        std::vector<IntVect> shifts{IntVect{0, 0, 0}};
+        for (const IntVect& sh : periodic_shifts(cg.domain, cg.periodic))
+          shifts.push_back(sh);
+        for (const IntVect& sh : shifts)
+          for (size_t q = 0; q < crse.size(); ++q) {
+            if (!intersects(shift(outside, sh), crse.boxes[q])) continue;
+            ++all;
+            mine += fine.owner[p] == comm.rank() || crse.owner[q] == comm.rank();
+          }
+      }
+  EXPECT_EQ(reg.num_sides(), 12u);
+  EXPECT_EQ(reg.num_pieces(), mine);
+  if (comm.size() > 1) EXPECT_LT(reg.num_pieces(), all);
+}
