@@ -51,4 +51,18 @@ void BoxIndex::query(const Box& q, std::vector<int>& out) const {
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
+std::vector<char> meeting(const BoxList& boxes, const BoxList& probes,
+                          const std::vector<IntVect>& shifts) {
+  std::vector<char> met(boxes.size(), 0);
+  const BoxIndex index(boxes);
+  std::vector<int> hits;
+  for (const Box& b : probes)
+    for (const IntVect& s : shifts) {
+      index.query(shift(b, s), hits);
+      for (int n : hits)
+        met[size_t(n)] = 1;
+    }
+  return met;
+}
+
 }  // namespace pw

@@ -25,4 +25,11 @@ class BoxIndex {
   std::vector<std::vector<int>> bins_;
 };
 
+/// Which of `boxes` meet one of `probes` shifted by one of `shifts` (include 0 for the
+/// probes themselves): 1 or 0 per box, by one query per probe and shift. How a rank finds
+/// the patches of a level it takes part in from its own, without looking beside every
+/// patch of the level.
+std::vector<char> meeting(const BoxList& boxes, const BoxList& probes,
+                          const std::vector<IntVect>& shifts);
+
 }  // namespace pw

@@ -20,23 +20,20 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
   // of the sides it takes part in: those of its fine patches and of the fine patches
   // beside its coarse ones. Searching the coarse level beside every fine side made each
   // rank's share of a regrid grow with the whole level, not with its own part.
-  std::vector<char> involved(fine.size(), 0);
+  std::vector<char> involved;
   {
-    BoxList cboxes(fine.size());
-    for (size_t p = 0; p < fine.size(); ++p) {
+    BoxList cboxes(fine.size()), mine;
+    for (size_t p = 0; p < fine.size(); ++p)
       cboxes[p] = coarsen(fine.boxes[p], ratio);
-      involved[p] = fine.owner[p] == my_rank;
-    }
-    const BoxIndex fine_index(cboxes);
-    const IntVect one = IntVect::in_dims(dim_, 1, 0);
-    for (size_t q = 0; q < crse.size(); ++q) {
-      if (crse.owner[q] != my_rank) continue;
-      for (const IntVect& sh : shifts) {
-        fine_index.query(grow(shift(crse.boxes[q], IntVect{} - sh), one), hits);
-        for (int p : hits)
-          involved[size_t(p)] = 1;
-      }
-    }
+    for (size_t q = 0; q < crse.size(); ++q)
+      if (crse.owner[q] == my_rank)
+        mine.push_back(grow(crse.boxes[q], IntVect::in_dims(dim_, 1, 0)));
+    std::vector<IntVect> back;  // a side shifted by sh meets q where it meets q - sh
+    for (const IntVect& sh : shifts)
+      back.push_back(IntVect{} - sh);
+    involved = meeting(cboxes, mine, back);
+    for (size_t p = 0; p < fine.size(); ++p)
+      involved[p] |= fine.owner[p] == my_rank;
   }
   std::vector<Box> sum_boxes;  // per side: the coarse faces, where this rank owns it
   for (int p = 0; p < int(fine.size()); ++p) {

@@ -201,7 +201,25 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     std::vector<BoxList> uncovered(n), crse_regions(n);
     std::vector<Box> crse_boxes(n);
     std::vector<int> hits;
+    // Only the new patches this rank fills or sends coarse data to are looked at: its
+    // own, and those whose coarse cells (plus one for slopes) meet one of its coarse
+    // patches, through an image too.
+    std::vector<char> involved;
+    {
+      BoxList under(n), mine;
+      for (size_t p = 0; p < n; ++p)
+        under[p] = grow(coarsen(next.boxes[p], r), one);
+      for (size_t q = 0; q < C.layout.size(); ++q)
+        if (C.owns(int(q), me)) mine.push_back(C.layout.boxes[q]);
+      std::vector<IntVect> shifts{IntVect{}};
+      for (const IntVect& s : periodic_shifts(C.geom.domain, C.geom.periodic))
+        shifts.push_back(s);
+      involved = meeting(under, mine, shifts);
+      for (size_t p = 0; p < n; ++p)
+        involved[p] |= N.owns(int(p), me);
+    }
     for (size_t p = 0; p < n; ++p) {
+      if (!involved[p]) continue;
       BoxList olds;
       old_index.query(next.boxes[p], hits);
       for (int q : hits)

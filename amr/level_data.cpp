@@ -14,7 +14,13 @@ struct LevelData::Plans {
   CopyPlan ghost;  // same-level ghost exchange
   CopyPlan cross;  // the same without edges and corners
   CopyPlan* in_flight = nullptr;
-  std::vector<BoxList> cf_regions;     // ghost cells no patch of the level covers
+  // Ghost cells no patch of the level covers, per patch, found when first needed: a
+  // rank needs those of its own patches and of the patches beside its coarse ones.
+  std::vector<BoxList> cf_regions;
+  std::vector<char> cf_found;
+  std::unique_ptr<BoxIndex> index;     // the layout's boxes
+  std::vector<IntVect> shifts;         // the periodic images
+  Box reach;                           // where ghost data can come from
   std::unique_ptr<CoarseFineFill> cf;  // for the coarse layout cf_crse
   LevelLayout cf_crse;
   std::unique_ptr<AverageDown> avg;  // onto the coarse layout avg_crse
@@ -61,40 +67,85 @@ LevelData::Plans& LevelData::plans() {
   if (P.ghost_built) return P;
   P.ghost_built = true;
   const size_t n = layout_.size();
-  const std::vector<IntVect> shifts = periodic_shifts(geom_.domain, geom_.periodic);
-  const BoxIndex index(layout_.boxes);
-  // Ghost regions, and the part of them no patch of this level covers (through periodic
-  // images too): those come from the coarse level. Cells beyond a non-periodic face are
-  // left to the physical boundary conditions.
-  Box reach = geom_.domain;  // where ghost data can come from
+  P.shifts = periodic_shifts(geom_.domain, geom_.periodic);
+  P.index = std::make_unique<BoxIndex>(layout_.boxes);
+  // Cells beyond a non-periodic face are left to the physical boundary conditions.
+  P.reach = geom_.domain;
   for (int d = 0; d < geom_.dim; ++d)
-    if (geom_.periodic[d]) reach = grow(reach, d, ghost_[d]);
-  std::vector<BoxList> ghost(n), faces(n);
+    if (geom_.periodic[d]) P.reach = grow(P.reach, d, ghost_[d]);
   P.cf_regions.assign(n, BoxList());
-  std::vector<int> hits;
+  P.cf_found.assign(n, 0);
+  // The exchange's regions of the patches this rank fills or sends to: its own and those
+  // within a ghost width of one of them (through an image). Working them out for every
+  // patch of the level made each rank's share grow with the whole level.
+  BoxList mine;
+  for (size_t q = 0; q < n; ++q)
+    if (owns(q)) mine.push_back(grow(layout_.boxes[q], ghost_));
+  std::vector<IntVect> all_shifts{IntVect{}};
+  all_shifts.insert(all_shifts.end(), P.shifts.begin(), P.shifts.end());
+  std::vector<char> near = meeting(layout_.boxes, mine, all_shifts);
+  for (size_t p = 0; p < n; ++p)
+    near[p] |= owns(p);
+  std::vector<BoxList> ghost(n), faces(n);
   for (size_t p = 0; p < n; ++p) {
+    if (!near[p]) continue;
     const Box& b = layout_.boxes[p];
-    const Box grown = grow(b, ghost_);
-    ghost[p] = difference(grown & reach, b);
+    ghost[p] = difference(grow(b, ghost_) & P.reach, b);
     for (int d = 0; d < geom_.dim; ++d)
       for (int side = 0; side < 2; ++side) {
-        const Box slab = adjacent_cells(b, d, side, ghost_[d]) & reach;
+        const Box slab = adjacent_cells(b, d, side, ghost_[d]) & P.reach;
         if (!slab.empty()) faces[p].push_back(slab);
       }
-    BoxList covered;
-    for (const IntVect& s : shifts) {
-      index.query(shift(grown, IntVect{} - s), hits);
-      for (int q : hits)
-        covered.push_back(shift(layout_.boxes[q], s));
-    }
-    index.query(grown, hits);
-    for (int q : hits)
-      covered.push_back(layout_.boxes[q]);
-    P.cf_regions[p] = difference(ghost[p], covered);
   }
-  P.ghost = CopyPlan::intersecting(layout_, ghost, layout_.owner, shifts, rank_);
-  P.cross = CopyPlan::intersecting(layout_, faces, layout_.owner, shifts, rank_);
+  P.ghost = CopyPlan::intersecting(layout_, ghost, layout_.owner, P.shifts, rank_);
+  P.cross = CopyPlan::intersecting(layout_, faces, layout_.owner, P.shifts, rank_);
   return P;
+}
+
+const BoxList& LevelData::cf_region(size_t p) {
+  Plans& P = plans();
+  if (P.cf_found[p]) return P.cf_regions[p];
+  P.cf_found[p] = 1;
+  // The ghost cells that no patch covers, through periodic images too.
+  const Box& b = layout_.boxes[p];
+  const Box grown = grow(b, ghost_);
+  BoxList covered;
+  std::vector<int> hits;
+  for (const IntVect& s : P.shifts) {
+    P.index->query(shift(grown, IntVect{} - s), hits);
+    for (int q : hits)
+      covered.push_back(shift(layout_.boxes[q], s));
+  }
+  P.index->query(grown, hits);
+  for (int q : hits)
+    covered.push_back(layout_.boxes[q]);
+  P.cf_regions[p] = difference(difference(grown & P.reach, b), covered);
+  return P.cf_regions[p];
+}
+
+std::vector<BoxList> LevelData::cf_regions_for(const LevelLayout& crse,
+                                               const LevelGeom& crse_geom,
+                                               const IntVect& ratio) {
+  // This rank's own patches, and those whose coarse cells (under their ghosts, plus one
+  // for slopes) meet one of its coarse patches, through an image too.
+  const size_t n = size();
+  const IntVect one = IntVect::in_dims(geom_.dim, 1, 0);
+  BoxList under(n);
+  for (size_t p = 0; p < n; ++p)
+    under[p] = grow(coarsen(grow(box(p), ghost_), ratio), one);
+  BoxList mine;
+  for (size_t q = 0; q < crse.size(); ++q)
+    if (crse.owner[q] == rank_) mine.push_back(crse.boxes[q]);
+  std::vector<IntVect> shifts{IntVect{}};
+  for (const IntVect& s : periodic_shifts(crse_geom.domain, crse_geom.periodic))
+    shifts.push_back(s);
+  std::vector<char> involved = meeting(under, mine, shifts);
+  for (size_t p = 0; p < n; ++p)
+    involved[p] |= owns(p);
+  std::vector<BoxList> out(n);
+  for (size_t p = 0; p < n; ++p)
+    if (involved[p]) out[p] = cf_region(p);
+  return out;
 }
 
 void LevelData::fill_boundary_begin(const Comm& comm, bool cross, int parity) {
@@ -121,8 +172,9 @@ void LevelData::fill_from_coarse(const LevelData& crse_old, const LevelData& crs
   Plans& P = plans();
   const LevelData& crse = a > 0.0 ? crse_new : crse_old;
   if (!P.cf || P.cf_crse != crse.layout()) {
-    P.cf = std::make_unique<CoarseFineFill>(*this, P.cf_regions, crse.layout(),
-                                            crse.geom(), ratio, rank_);
+    P.cf = std::make_unique<CoarseFineFill>(
+        *this, cf_regions_for(crse.layout(), crse.geom(), ratio), crse.layout(),
+        crse.geom(), ratio, rank_);
     P.cf_crse = crse.layout();
   }
   P.cf->fill(*this, crse_old, crse_new, a, interp, crse_bcs, comm);
@@ -139,6 +191,10 @@ void LevelData::average_down_to(LevelData& crse, const IntVect& ratio, const Com
 
 long LevelData::cells_received() {
   return plans().ghost.cells_received();
+}
+
+size_t LevelData::cf_regions_found() const {
+  return size_t(std::count(plans_->cf_found.begin(), plans_->cf_found.end(), 1));
 }
 
 const Kokkos::View<FabRef*>& LevelData::refs() const {
@@ -220,7 +276,7 @@ const BoxSet& LevelData::coarse_fine_set() {
   std::vector<int> items;
   for (size_t p = 0; p < size(); ++p)
     if (owns(p))
-      for (const Box& b : P.cf_regions[p]) {
+      for (const Box& b : cf_region(p)) {
         boxes.push_back(b);
         items.push_back(int(p));
       }

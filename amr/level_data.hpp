@@ -78,6 +78,9 @@ class LevelData {
 
   /// Ghost cells filled from other patches, on other ranks (the communication cut).
   long cells_received();
+  /// Patches whose coarse-fine regions this rank has worked out (for tests): its own and
+  /// those beside its coarse patches, not the whole level's.
+  size_t cf_regions_found() const;
 
   // For kernels over all owned patches in one launch (box_set.hpp): items are patch
   // indices.
@@ -112,6 +115,12 @@ class LevelData {
  private:
   struct Plans;
   Plans& plans();
+  /// Patch p's ghost cells that no patch of this level covers (found once).
+  const BoxList& cf_region(size_t p);
+  /// cf_region(p) of the patches a fill from the coarse layout crse needs on this rank,
+  /// empty for the others.
+  std::vector<BoxList> cf_regions_for(const LevelLayout& crse, const LevelGeom& crse_geom,
+                                      const IntVect& ratio);
 
   std::string label_;
   LevelLayout layout_;

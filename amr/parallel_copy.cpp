@@ -110,22 +110,16 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
   // regions meet one of its source patches (through an image). Searching beside every
   // destination made each rank's share of a plan grow with the whole level, not with its
   // own part.
-  std::vector<char> involved(regions.size(), 0);
+  std::vector<char> involved;
   {
-    BoxList hulls(regions.size());
-    for (size_t d = 0; d < regions.size(); ++d) {
-      involved[d] = dst_owner[d] == my_rank;
-      if (!involved[d]) hulls[d] = bounding_box(regions[d]);
-    }
-    const BoxIndex region_index(hulls);
-    for (size_t n = 0; n < src.boxes.size(); ++n) {
-      if (src.owner[n] != my_rank) continue;
-      for (const IntVect& s : all_shifts) {
-        region_index.query(shift(src.boxes[n], s), hits);
-        for (int d : hits)
-          involved[size_t(d)] = 1;
-      }
-    }
+    BoxList hulls(regions.size()), mine;
+    for (size_t d = 0; d < regions.size(); ++d)
+      if (dst_owner[d] != my_rank) hulls[d] = bounding_box(regions[d]);
+    for (size_t n = 0; n < src.boxes.size(); ++n)
+      if (src.owner[n] == my_rank) mine.push_back(src.boxes[n]);
+    involved = meeting(hulls, mine, all_shifts);
+    for (size_t d = 0; d < regions.size(); ++d)
+      involved[d] |= dst_owner[d] == my_rank;
   }
   const BoxIndex index(src.boxes);
   std::vector<CopyTag> tags;

@@ -249,3 +249,39 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
       }
   }
 }
+
+// A rank works out the coarse-fine regions of its own fine patches and of those whose
+// coarse cells lie on its coarse patches, not the whole level's: here each fine patch
+// sits inside one coarse patch, owned by another rank than the fine one where there are
+// several.
+TEST(LevelData, EachRankWorksOutTheCoarseFineRegionsBesideItsPatchesOnly) {
+  const Comm comm;
+  const LevelGeom cg = square(2, 64);
+  const LevelLayout C =
+      round_robin(chop(cg.domain, IntVect{16, 16, 1}, IntVect{4, 4, 1}), comm.size());
+  const IntVect r{2, 2, 1}, g{2, 2, 0};
+  BoxList fine_boxes;
+  for (const Box& b : C.boxes)  // coarse cells 4..11 of each coarse patch, refined
+    fine_boxes.push_back(
+        refine(Box{b.lo + IntVect{4, 4, 0}, b.lo + IntVect{11, 11, 0}}, r));
+  const LevelLayout F = round_robin(fine_boxes, comm.size(), 1);
+  LevelData crse("crse", C, cg, 1, g, comm.rank());
+  LevelData fine("fine", F, cg.refined(r), 1, g, comm.rank());
+  crse.set_val(1.0);
+  fine.fill_from_coarse(crse, crse, 1.0, r, {Interp::conservative_linear}, BcSet(1),
+                        comm);
+  size_t expected = 0;
+  for (size_t p = 0; p < F.size(); ++p)
+    expected += F.owner[p] == comm.rank() || C.owner[p] == comm.rank();
+  EXPECT_EQ(fine.cf_regions_found(), expected);
+  if (comm.size() > 2) EXPECT_LT(fine.cf_regions_found(), F.size());
+  // Every ghost cell of an owned patch came from the coarse level: 1.
+  for (size_t p = 0; p < F.size(); ++p) {
+    if (!fine.owns(p)) continue;
+    HostFab h(fine[p]);
+    const Box b = fine[p].box;
+    for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+      for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+        if (!F.boxes[p].contains(IntVect{i, j, 0})) ASSERT_EQ(h(i, j, 0), 1.0);
+  }
+}
