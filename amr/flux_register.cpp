@@ -47,6 +47,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
         face_box.lo[d] = face_box.hi[d] = (s == 0) ? cbox.lo[d] : cbox.hi[d] + 1;
         sum_boxes.push_back(fine.owner[p] == my_rank ? face_box : Box());
         if (!involved[size_t(p)]) continue;
+        ++searched_;
         const Box outside = adjacent_cells(cbox, d, s);
         // Outside cell = face - e_d on the lo side, = face on the hi side.
         const IntVect to_cell =

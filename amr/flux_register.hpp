@@ -83,8 +83,10 @@ class FluxRegister {
   /// coarse patches beside the fine ones, periodic images included), appended likewise.
   void crse_faces(int d, std::vector<Box>& boxes, std::vector<int>& patches) const;
 
-  /// Number of (fine patch, direction, side) faces and of coarse pieces: for tests.
+  /// Number of (fine patch, direction, side) faces, of those whose coarse pieces this
+  /// rank searched for, and of coarse pieces: for tests.
   size_t num_sides() const { return sides_.size(); }
+  size_t num_searched_sides() const { return searched_; }
   size_t num_pieces() const { return pieces_.size(); }
 
  private:
@@ -101,6 +103,7 @@ class FluxRegister {
   IntVect ratio_;
   LevelGeom geom_;
   std::vector<Side> sides_;
+  size_t searched_ = 0;  // sides whose coarse pieces were searched for
   std::vector<Fab>
       sums_;  // per side, over the coarse faces of the side (fine owner only)
   std::vector<Piece> pieces_;

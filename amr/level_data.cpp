@@ -241,9 +241,7 @@ const LevelData::PatchGroup& LevelData::ghosts_on_rank(bool on_rank) {
   if (!P.groups_built) {
     P.groups_built = true;
     const std::vector<int> receiving = P.ghost.receiving_patches();
-    Box reach = geom_.domain;  // ghost cells beyond it are the physical boundary's
-    for (int d = 0; d < geom_.dim; ++d)
-      if (geom_.periodic[d]) reach = grow(reach, d, ghost_[d]);
+    const Box& reach = P.reach;  // ghost cells beyond it are the physical boundary's
     std::vector<Box> boxes[2];
     for (size_t p = 0; p < size(); ++p) {
       if (!owns(p)) continue;

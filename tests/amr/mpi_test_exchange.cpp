@@ -159,4 +159,20 @@ TEST(FluxRegister, EachRankFindsOnlyThePiecesItTakesPartIn) {
   EXPECT_EQ(reg.num_sides(), 12u);
   EXPECT_EQ(reg.num_pieces(), mine);
   if (comm.size() > 1) EXPECT_LT(reg.num_pieces(), all);
+  // Nor does it search beside every fine side: only beside those of its fine patches and
+  // of the fine patches one coarse cell or less from its coarse patches (or an image).
+  size_t near = 0;
+  for (size_t p = 0; p < fine.size(); ++p) {
+    bool in = fine.owner[p] == comm.rank();
+    const Box around = grow(coarsen(fine.boxes[p], r), IntVect{1, 1, 0});
+    for (size_t q = 0; q < crse.size(); ++q)
+      for (int sx = -1; sx <= 1; ++sx)
+        for (int sy = -1; sy <= 1; ++sy)
+          in = in ||
+               (crse.owner[q] == comm.rank() &&
+                intersects(around, shift(crse.boxes[q], IntVect{32 * sx, 32 * sy, 0})));
+    near += in ? 4 : 0;
+  }
+  EXPECT_EQ(reg.num_searched_sides(), near);
+  if (comm.size() == 4) EXPECT_LT(reg.num_searched_sides(), reg.num_sides());
 }
