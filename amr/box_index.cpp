@@ -56,12 +56,16 @@ std::vector<char> meeting(const BoxList& boxes, const BoxList& probes,
   std::vector<char> met(boxes.size(), 0);
   const BoxIndex index(boxes);
   std::vector<int> hits;
-  for (const Box& b : probes)
-    for (const IntVect& s : shifts) {
-      index.query(shift(b, s), hits);
-      for (int n : hits)
-        met[size_t(n)] = 1;
-    }
+  auto mark = [&](const Box& b) {
+    index.query(b, hits);
+    for (int n : hits)
+      met[size_t(n)] = 1;
+  };
+  for (const Box& b : probes) {
+    mark(b);
+    for (const IntVect& s : shifts)
+      mark(shift(b, s));
+  }
   return met;
 }
 

@@ -25,10 +25,10 @@ class BoxIndex {
   std::vector<std::vector<int>> bins_;
 };
 
-/// Which of `boxes` meet one of `probes` shifted by one of `shifts` (include 0 for the
-/// probes themselves): 1 or 0 per box, by one query per probe and shift. How a rank finds
-/// the patches of a level it takes part in from its own, without looking beside every
-/// patch of the level.
+/// Which of `boxes` meet one of `probes` or one of their images by `shifts` (the periodic
+/// ones, periodic_shifts): 1 or 0 per box, by one query per probe and image. How a rank
+/// finds the patches of a level it takes part in from its own, without looking beside
+/// every patch of the level.
 std::vector<char> meeting(const BoxList& boxes, const BoxList& probes,
                           const std::vector<IntVect>& shifts);
 

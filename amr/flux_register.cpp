@@ -29,8 +29,8 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
       if (crse.owner[q] == my_rank)
         mine.push_back(grow(crse.boxes[q], IntVect::in_dims(dim_, 1, 0)));
     std::vector<IntVect> back;  // a side shifted by sh meets q where it meets q - sh
-    for (const IntVect& sh : shifts)
-      back.push_back(IntVect{} - sh);
+    for (size_t i = 1; i < shifts.size(); ++i)  // shifts[0] is 0
+      back.push_back(IntVect{} - shifts[i]);
     involved = meeting(cboxes, mine, back);
     for (size_t p = 0; p < fine.size(); ++p)
       involved[p] |= fine.owner[p] == my_rank;

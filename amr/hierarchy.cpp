@@ -211,10 +211,7 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
         under[p] = grow(coarsen(next.boxes[p], r), one);
       for (size_t q = 0; q < C.layout.size(); ++q)
         if (C.owns(int(q), me)) mine.push_back(C.layout.boxes[q]);
-      std::vector<IntVect> shifts{IntVect{}};
-      for (const IntVect& s : periodic_shifts(C.geom.domain, C.geom.periodic))
-        shifts.push_back(s);
-      involved = meeting(under, mine, shifts);
+      involved = meeting(under, mine, periodic_shifts(C.geom.domain, C.geom.periodic));
       for (size_t p = 0; p < n; ++p)
         involved[p] |= N.owns(int(p), me);
     }

@@ -81,9 +81,7 @@ LevelData::Plans& LevelData::plans() {
   BoxList mine;
   for (size_t q = 0; q < n; ++q)
     if (owns(q)) mine.push_back(grow(layout_.boxes[q], ghost_));
-  std::vector<IntVect> all_shifts{IntVect{}};
-  all_shifts.insert(all_shifts.end(), P.shifts.begin(), P.shifts.end());
-  std::vector<char> near = meeting(layout_.boxes, mine, all_shifts);
+  std::vector<char> near = meeting(layout_.boxes, mine, P.shifts);
   for (size_t p = 0; p < n; ++p)
     near[p] |= owns(p);
   std::vector<BoxList> ghost(n), faces(n);
@@ -136,10 +134,8 @@ std::vector<BoxList> LevelData::cf_regions_for(const LevelLayout& crse,
   BoxList mine;
   for (size_t q = 0; q < crse.size(); ++q)
     if (crse.owner[q] == rank_) mine.push_back(crse.boxes[q]);
-  std::vector<IntVect> shifts{IntVect{}};
-  for (const IntVect& s : periodic_shifts(crse_geom.domain, crse_geom.periodic))
-    shifts.push_back(s);
-  std::vector<char> involved = meeting(under, mine, shifts);
+  std::vector<char> involved =
+      meeting(under, mine, periodic_shifts(crse_geom.domain, crse_geom.periodic));
   for (size_t p = 0; p < n; ++p)
     involved[p] |= owns(p);
   std::vector<BoxList> out(n);
@@ -194,6 +190,7 @@ long LevelData::cells_received() {
 }
 
 size_t LevelData::cf_regions_found() const {
+  if (!plans_) return 0;  // a default-constructed LevelData
   return size_t(std::count(plans_->cf_found.begin(), plans_->cf_found.end(), 1));
 }
 

@@ -107,9 +107,9 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
   all_shifts.insert(all_shifts.end(), shifts.begin(), shifts.end());
   std::vector<int> hits;
   // Only the destinations this rank takes part in are searched: its own, and those whose
-  // regions meet one of its source patches (through an image). Searching beside every
-  // destination made each rank's share of a plan grow with the whole level, not with its
-  // own part.
+  // regions' bounding box meets one of its source patches (or an image). Searching beside
+  // every destination made each rank's share of a plan grow with the whole level, not
+  // with its own part.
   std::vector<char> involved;
   {
     BoxList hulls(regions.size()), mine;
@@ -117,7 +117,7 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
       if (dst_owner[d] != my_rank) hulls[d] = bounding_box(regions[d]);
     for (size_t n = 0; n < src.boxes.size(); ++n)
       if (src.owner[n] == my_rank) mine.push_back(src.boxes[n]);
-    involved = meeting(hulls, mine, all_shifts);
+    involved = meeting(hulls, mine, shifts);
     for (size_t d = 0; d < regions.size(); ++d)
       involved[d] |= dst_owner[d] == my_rank;
   }

@@ -254,8 +254,8 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
 // coarse cells (under their ghosts, and one more for slopes) lie on its coarse patches,
 // not the whole level's, and still sends every coarse cell a fill needs: one fine patch
 // sits inside each coarse patch, one beside a row of coarse patches that only its
-// slopes read (central, unlimited, so that a coarse cell not sent shows), and one beside
-// the periodic edge, whose ghosts and slopes read coarse cells through the image.
+// slopes read (a rank that fails to send that row leaves the fill waiting), and one
+// beside the periodic edge, whose ghosts and slopes read coarse cells through the image.
 TEST(LevelData, EachRankWorksOutTheCoarseFineRegionsBesideItsPatchesOnly) {
   const Comm comm;
   const int n = 64;
@@ -293,7 +293,7 @@ TEST(LevelData, EachRankWorksOutTheCoarseFineRegionsBesideItsPatchesOnly) {
   EXPECT_EQ(fine.cf_regions_found(), expected);
   if (comm.size() == 4) EXPECT_LT(fine.cf_regions_found(), F.size());
   // No fine patch touches another: every ghost cell of an owned patch came from the
-  // coarse level, 1 (a coarse cell not sent would leave the scratch's 0 in the slopes).
+  // coarse level, 1 (central, unlimited slopes: a wrong coarse cell would show).
   for (size_t p = 0; p < F.size(); ++p) {
     if (!fine.owns(p)) continue;
     HostFab h(fine[p]);
