@@ -34,18 +34,34 @@ struct Fab {
   Array4 array() const { return {data, box.lo}; }
 };
 
+/// Values the fabs over `boxes` take in one pool (pooled_fabs).
+inline size_t pooled_size(const std::vector<Box>& boxes, int ncomp) {
+  size_t total = 0;
+  for (const Box& b : boxes)
+    if (!b.empty()) total += size_t(b.num_cells()) * size_t(ncomp);
+  return total;
+}
+
 /// Uninitialized fabs over `boxes` (empty fabs where a box is empty: a patch another rank
 /// owns), all in the one allocation returned, which must outlive them (they do not own
 /// their memory): a level's hundreds of small fabs cost one allocation at a regrid, not
 /// hundreds (each an allocation record, and beyond glibc's mmap threshold a system call).
+/// `reuse`, storage nothing else uses any more, is taken instead of a new allocation when
+/// it is large enough; when it is not, the new allocation has an eighth more room, so
+/// that a level that grows a little at each regrid soon stops allocating (see
+/// LevelData::release_storage).
 inline Kokkos::View<double*> pooled_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
-                                         std::vector<Fab>& fabs) {
-  size_t total = 0;
-  for (const Box& b : boxes)
-    if (!b.empty()) total += size_t(b.num_cells()) * size_t(ncomp);
-  Kokkos::View<double*> pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                             total);
+                                         std::vector<Fab>& fabs,
+                                         Kokkos::View<double*> reuse = {}) {
+  const size_t total = pooled_size(boxes, ncomp);
+  Kokkos::View<double*> pool = reuse;
+  if (pool.extent(0) < total) {
+    const size_t room = pool.extent(0) > 0 ? total + total / 8 : total;
+    pool = reuse = Kokkos::View<double*>();  // free before allocating the larger one
+    pool = Kokkos::View<double*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                 room);
+  }
   fabs.assign(boxes.size(), Fab());
   size_t offset = 0;
   for (size_t n = 0; n < boxes.size(); ++n) {
@@ -64,14 +80,16 @@ inline Kokkos::View<double*> pooled_fabs(const std::string& label,
 /// also place every page on that thread's NUMA domain (first touch).
 inline Kokkos::View<double*> zeroed_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
-                                         std::vector<Fab>& fabs) {
-  Kokkos::View<double*> pool = pooled_fabs(label, boxes, ncomp, fabs);
-  if (pool.extent(0) == 0) return pool;  // no launch on ranks that own none
+                                         std::vector<Fab>& fabs,
+                                         Kokkos::View<double*> reuse = {}) {
+  Kokkos::View<double*> pool = pooled_fabs(label, boxes, ncomp, fabs, std::move(reuse));
+  const long used = long(pooled_size(boxes, ncomp));
+  if (used == 0) return pool;  // no launch on ranks that own none
   double* p = pool.data();
   Kokkos::parallel_for(
       "zeroed_fabs",
-      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(
-          0, long(pool.extent(0))),
+      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(0,
+                                                                                  used),
       KOKKOS_LAMBDA(long i) { p[i] = 0.0; });
   return pool;
 }

@@ -67,15 +67,20 @@ Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
   return L;
 }
 
-void Hierarchy::allocate(Level& L) {
+void Hierarchy::allocate(Level& L, Level* old) {
   const int me = comm_.rank();
-  L.u_new = LevelData("u_new", L.layout, L.geom, ncomp_, ghosts(), me);
-  L.u_old = L.u_new.like("u_old");
+  const auto storage = [](LevelData* f) {
+    return f ? f->release_storage() : Kokkos::View<double*>();
+  };
+  L.u_new = LevelData("u_new", L.layout, L.geom, ncomp_, ghosts(), me, -1,
+                      storage(old ? &old->u_old : nullptr));
+  if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
   for (int d = 0; d < 3; ++d)
     L.flux[d] = d < cfg_.geom0.dim
-                    ? LevelData("flux", L.layout, L.geom, ncomp_, IntVect{}, me, d)
+                    ? LevelData("flux", L.layout, L.geom, ncomp_, IntVect{}, me, d,
+                                storage(old ? &old->flux[d] : nullptr))
                     : LevelData();
 }
 
@@ -188,7 +193,7 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
   N.t_new = L.t_new;
   N.steps = L.steps;
   N.last_regrid_step = L.last_regrid_step;
-  allocate(N);
+  allocate(N, &L);
   const int me = comm_.rank();
   const size_t n = next.size();
 
@@ -251,6 +256,7 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     interiors[p] = {next.boxes[p]};
   CopyPlan move = CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me);
   move.copy(L.u_new.fabs(), N.u_new.fabs(), comm_);
+  N.u_old = N.u_new.like("u_old", -1, L.u_new.release_storage());
   L = std::move(N);
   build_plans(l);
   if (l < finest_level()) build_plans(l + 1);

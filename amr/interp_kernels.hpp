@@ -92,10 +92,21 @@ KOKKOS_INLINE_FUNCTION void interp_quadratic_cell(const A& crse, const A& fine, 
       }
 }
 
-/// Mean of the fine cells under coarse cell (ic, jc, kc).
-template <class A>
+/// A refinement ratio known at compile time, read as an IntVect is: kernels templated on
+/// it unroll their loops over the fine cells of a coarse cell.
+template <int R0, int R1, int R2>
+struct FixedRatio {
+  KOKKOS_INLINE_FUNCTION constexpr int operator[](int d) const {
+    return d == 0 ? R0 : d == 1 ? R1 : R2;
+  }
+  KOKKOS_INLINE_FUNCTION constexpr int product() const { return R0 * R1 * R2; }
+};
+
+/// Mean of the fine cells under coarse cell (ic, jc, kc). R: IntVect or FixedRatio (the
+/// same sum in the same order, so the same bits).
+template <class A, class R>
 KOKKOS_INLINE_FUNCTION double average_cell(const A& fine, int ic, int jc, int kc, int c,
-                                           const IntVect& r) {
+                                           const R& r) {
   double s = 0.0;
   for (int kk = 0; kk < r[2]; ++kk)
     for (int jj = 0; jj < r[1]; ++jj)

@@ -86,15 +86,34 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
   }
 }
 
-void average_to_coarse(const Kokkos::View<FabRef*>& fine,
-                       const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
-                       const IntVect& ratio, int nc) {
-  const IntVect r = ratio;
+namespace {
+
+template <class R>
+void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*>& crse,
+                   const BoxSet& cboxes, const R& r, int nc) {
   for_each_box_cell(
       "amr::average_to_coarse", cboxes, KOKKOS_LAMBDA(int p, int i, int j, int k) {
         for (int n = 0; n < nc; ++n)
           crse(p)(i, j, k, n) = average_cell(fine(p), i, j, k, n, r);
       });
+}
+
+}  // namespace
+
+void average_to_coarse(const Kokkos::View<FabRef*>& fine,
+                       const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
+                       const IntVect& ratio, int nc) {
+  // The usual ratios with their loops unrolled (3.6% of the 3D benchmark's time with the
+  // ratio read at run time).
+  if (ratio == IntVect{2, 2, 2})
+    return average_boxes(fine, crse, cboxes, FixedRatio<2, 2, 2>{}, nc);
+  if (ratio == IntVect{2, 2, 1})
+    return average_boxes(fine, crse, cboxes, FixedRatio<2, 2, 1>{}, nc);
+  if (ratio == IntVect{4, 4, 4})
+    return average_boxes(fine, crse, cboxes, FixedRatio<4, 4, 4>{}, nc);
+  if (ratio == IntVect{4, 4, 1})
+    return average_boxes(fine, crse, cboxes, FixedRatio<4, 4, 1>{}, nc);
+  average_boxes(fine, crse, cboxes, ratio, nc);
 }
 
 void blend(const Kokkos::View<FabRef*>& x, const Kokkos::View<FabRef*>& y, double a,

@@ -36,7 +36,7 @@ struct LevelData::Plans {
 
 LevelData::LevelData(const std::string& label, const LevelLayout& layout,
                      const LevelGeom& geom, int ncomp, const IntVect& ghost, int my_rank,
-                     int face_dir)
+                     int face_dir, Kokkos::View<double*> storage)
     : label_(label),
       layout_(layout),
       geom_(geom),
@@ -52,14 +52,25 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
     const Box& b = layout.boxes[p];
     boxes[p] = face_dir < 0 ? grow(b, ghost) : faces(b, face_dir);
   }
-  memory_ = zeroed_fabs(label, boxes, ncomp, fabs_);
+  memory_ = zeroed_fabs(label, boxes, ncomp, fabs_, std::move(storage));
 }
 
-LevelData LevelData::like(const std::string& label, int ncomp) const {
+LevelData LevelData::like(const std::string& label, int ncomp,
+                          Kokkos::View<double*> storage) const {
   const int nc = ncomp < 0 ? ncomp_ : ncomp;
-  LevelData d(label, layout_, geom_, nc, ghost_, rank_, face_dir_);
+  LevelData d(label, layout_, geom_, nc, ghost_, rank_, face_dir_, std::move(storage));
   if (nc == ncomp_) d.plans_ = plans_;  // the coarse-fine scratch has ncomp_ components
   return d;
+}
+
+Kokkos::View<double*> LevelData::release_storage() {
+  Kokkos::View<double*> m = memory_;
+  memory_ = Kokkos::View<double*>();
+  fabs_.assign(fabs_.size(), Fab());  // they pointed into it
+  ref_cache_ = RefCache();
+  // A copy of this LevelData (its fabs point into the memory too) may still be read.
+  if (m.use_count() > 1) return Kokkos::View<double*>();
+  return m;
 }
 
 LevelData::Plans& LevelData::plans() {

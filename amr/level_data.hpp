@@ -26,12 +26,22 @@ class LevelData {
   LevelData() = default;
   /// Allocate a Fab on each box of `layout` that `my_rank` owns: the box grown by
   /// `ghost` (use 0 in unused directions), or with face_dir = d the faces normal to d of
-  /// the box (face-centred data; no ghost verbs then). Other patches stay empty.
+  /// the box (face-centred data; no ghost verbs then). Other patches stay empty. Every
+  /// value is 0. The fabs are put in `storage` (from release_storage) where it is large
+  /// enough, else in a new allocation.
   LevelData(const std::string& label, const LevelLayout& layout, const LevelGeom& geom,
-            int ncomp, const IntVect& ghost, int my_rank, int face_dir = -1);
+            int ncomp, const IntVect& ghost, int my_rank, int face_dir = -1,
+            Kokkos::View<double*> storage = {});
   /// A new field of the same shape (layout, geometry, ghost width, components unless
   /// given), sharing this one's plans.
-  LevelData like(const std::string& label, int ncomp = -1) const;
+  LevelData like(const std::string& label, int ncomp = -1,
+                 Kokkos::View<double*> storage = {}) const;
+  /// Gives up this field's memory for a new field to reuse (a regrid's new level takes
+  /// the old one's: no fresh pages to fault in, no cudaMalloc), leaving it empty. Empty
+  /// where a copy of this LevelData still holds the memory.
+  Kokkos::View<double*> release_storage();
+  /// Values this field's memory holds: at least what its fabs use.
+  size_t capacity() const { return memory_.extent(0); }
 
   size_t size() const { return fabs_.size(); }
   /// The fabs view into this LevelData's one allocation (zeroed_fabs): a copy of one

@@ -19,6 +19,18 @@ inline RunResult run_deck(const std::string& deck_text, const Comm& comm,
   return sim.run(false);
 }
 
+/// Keeps the layouts it is proposed (owners included) and learns nothing: for tests that
+/// drive a Hierarchy by hand.
+class KeepPlanner : public LayoutPlanner {
+ public:
+  std::vector<LevelLayout> plan(const std::vector<LevelLayout>& proposed,
+                                int /*first_free*/) override {
+    return proposed;
+  }
+  void observe(const std::vector<LevelLayout>&,
+               const std::vector<std::vector<double>>&) override {}
+};
+
 /// A small multi-level swirl problem: 2 refined levels, 2 components, regrids every 2
 /// steps.
 inline std::string swirl_deck(int dim) {
