@@ -47,18 +47,20 @@ inline size_t pooled_size(const std::vector<Box>& boxes, int ncomp) {
 /// their memory): a level's hundreds of small fabs cost one allocation at a regrid, not
 /// hundreds (each an allocation record, and beyond glibc's mmap threshold a system call).
 /// `reuse`, storage nothing else uses any more, is taken instead of a new allocation when
-/// it is large enough; when it is not, the new allocation has an eighth more room, so
-/// that a level that grows a little at each regrid soon stops allocating (see
-/// LevelData::release_storage).
+/// it holds what the fabs need and at most a quarter more. Otherwise it is freed and the
+/// new allocation has an eighth more room than needed: a level that grows a little at
+/// each regrid soon stops allocating, and one that shrinks (or leaves the rank) gives
+/// its memory back (see LevelData::release_storage).
 inline Kokkos::View<double*> pooled_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
                                          std::vector<Fab>& fabs,
                                          Kokkos::View<double*> reuse = {}) {
   const size_t total = pooled_size(boxes, ncomp);
+  const size_t offered = reuse.extent(0);
   Kokkos::View<double*> pool = reuse;
-  if (pool.extent(0) < total) {
-    const size_t room = pool.extent(0) > 0 ? total + total / 8 : total;
-    pool = reuse = Kokkos::View<double*>();  // free before allocating the larger one
+  if (offered < total || offered > total + total / 4) {
+    const size_t room = offered > 0 ? total + total / 8 : total;
+    pool = reuse = Kokkos::View<double*>();  // free before allocating anew
     pool = Kokkos::View<double*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                                  room);
   }

@@ -86,7 +86,8 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
   }
 }
 
-namespace {
+// Device lambdas live in free functions of a named namespace (CUDA's rule).
+namespace interp_detail {
 
 template <class R>
 void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*>& crse,
@@ -98,7 +99,7 @@ void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*
       });
 }
 
-}  // namespace
+}  // namespace interp_detail
 
 void average_to_coarse(const Kokkos::View<FabRef*>& fine,
                        const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
@@ -106,14 +107,14 @@ void average_to_coarse(const Kokkos::View<FabRef*>& fine,
   // The usual ratios with their loops unrolled (3.6% of the 3D benchmark's time with the
   // ratio read at run time).
   if (ratio == IntVect{2, 2, 2})
-    return average_boxes(fine, crse, cboxes, FixedRatio<2, 2, 2>{}, nc);
+    return interp_detail::average_boxes(fine, crse, cboxes, FixedRatio<2, 2, 2>{}, nc);
   if (ratio == IntVect{2, 2, 1})
-    return average_boxes(fine, crse, cboxes, FixedRatio<2, 2, 1>{}, nc);
+    return interp_detail::average_boxes(fine, crse, cboxes, FixedRatio<2, 2, 1>{}, nc);
   if (ratio == IntVect{4, 4, 4})
-    return average_boxes(fine, crse, cboxes, FixedRatio<4, 4, 4>{}, nc);
+    return interp_detail::average_boxes(fine, crse, cboxes, FixedRatio<4, 4, 4>{}, nc);
   if (ratio == IntVect{4, 4, 1})
-    return average_boxes(fine, crse, cboxes, FixedRatio<4, 4, 1>{}, nc);
-  average_boxes(fine, crse, cboxes, ratio, nc);
+    return interp_detail::average_boxes(fine, crse, cboxes, FixedRatio<4, 4, 1>{}, nc);
+  interp_detail::average_boxes(fine, crse, cboxes, ratio, nc);
 }
 
 void blend(const Kokkos::View<FabRef*>& x, const Kokkos::View<FabRef*>& y, double a,

@@ -38,7 +38,9 @@ class LevelData {
                  Kokkos::View<double*> storage = {}) const;
   /// Gives up this field's memory for a new field to reuse (a regrid's new level takes
   /// the old one's: no fresh pages to fault in, no cudaMalloc), leaving it empty. Empty
-  /// where a copy of this LevelData still holds the memory.
+  /// where a copy of this LevelData still holds the memory; a Fab, Array4 or FabRef
+  /// copied out of it is not seen (they do not own the memory, see operator[]). The
+  /// memory keeps the label it was allocated with (Kokkos Tools show that label).
   Kokkos::View<double*> release_storage();
   /// Values this field's memory holds: at least what its fabs use.
   size_t capacity() const { return memory_.extent(0); }
