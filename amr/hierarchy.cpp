@@ -69,18 +69,16 @@ Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
 
 void Hierarchy::allocate(Level& L, Level* old) {
   const int me = comm_.rank();
-  const auto storage = [](LevelData* f) {
-    return f ? f->release_storage() : Kokkos::View<double*>();
-  };
+  const Kokkos::View<double*> none;
   L.u_new = LevelData("u_new", L.layout, L.geom, ncomp_, ghosts(), me, -1,
-                      storage(old ? &old->u_old : nullptr));
+                      old ? old->u_old.release_storage() : none);
   if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
   for (int d = 0; d < 3; ++d)
     L.flux[d] = d < cfg_.geom0.dim
                     ? LevelData("flux", L.layout, L.geom, ncomp_, IntVect{}, me, d,
-                                storage(old ? &old->flux[d] : nullptr))
+                                old ? old->flux[d].release_storage() : none)
                     : LevelData();
 }
 
