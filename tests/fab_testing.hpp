@@ -6,6 +6,7 @@
 
 #include "amr/fab.hpp"
 #include "amr/layout.hpp"
+#include "amr/level_geom.hpp"
 
 namespace pw::testing {
 
@@ -41,6 +42,17 @@ inline LevelLayout round_robin(const BoxList& boxes, int nranks, int offset = 0)
   for (size_t p = 0; p < boxes.size(); ++p)
     L.owner.push_back(int((p + offset) % nranks));
   return L;
+}
+
+/// The unit square (dim 2) or cube (dim 3) in n cells a side, periodic (LevelGeom's
+/// default).
+inline LevelGeom unit_geom(int dim, int n) {
+  LevelGeom g;
+  g.dim = dim;
+  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
+  for (int d = 0; d < 3; ++d)
+    g.dx[d] = 1.0 / n;
+  return g;
 }
 
 /// i wrapped into [0, n) (periodic images).

@@ -14,6 +14,7 @@
 #include "amr/level_data.hpp"
 #include "amr/level_tags.hpp"
 #include "solver/mg_ops.hpp"
+#include "tests/fab_testing.hpp"
 
 using namespace pw;
 
@@ -28,27 +29,19 @@ long launches_of(const std::function<void()>& op) {
 }
 
 /// The unit cube in n^3 cells.
-LevelGeom unit_cube(int n) {
-  LevelGeom g;
-  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, n - 1}};
-  for (int d = 0; d < 3; ++d)
-    g.dx[d] = 1.0 / n;
-  return g;
-}
-
 /// Launches of each operation on a periodic 32^3 level cut into patches of `grid`^3,
 /// with a 16^3 coarse level (one box) under a refined 16^3 patch region for the
 /// inter-level operations.
 std::map<std::string, long> launches_per_op(int grid) {
   const Comm comm(MPI_COMM_SELF);
-  const LevelGeom g = unit_cube(32);
+  const LevelGeom g = pw::testing::unit_geom(3, 32);
   LevelLayout L;
   L.boxes = chop(g.domain, IntVect::uniform(grid), IntVect::uniform(4));
   L.owner.assign(L.boxes.size(), 0);
   const IntVect one = IntVect::uniform(1);
   LevelData u("u", L, g, 1, one, 0), f("f", L, g, 1, IntVect{}, 0);
   LevelData r = f.like("r");
-  const LevelGeom cg = unit_cube(16);
+  const LevelGeom cg = pw::testing::unit_geom(3, 16);
   LevelLayout CL{{cg.domain}, {0}};
   LevelData crse("crse", CL, cg, 1, one, 0);
   // A refined level over the middle of the domain, cut the same way.
@@ -114,12 +107,12 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
 /// compacted.
 std::map<std::string, long> setup_launches(int grid) {
   const Comm comm(MPI_COMM_SELF);
-  const LevelGeom g = unit_cube(32);
+  const LevelGeom g = pw::testing::unit_geom(3, 32);
   LevelLayout L;
   L.boxes =
       chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(grid), IntVect::uniform(4));
   L.owner.assign(L.boxes.size(), 0);
-  const LevelGeom cg = unit_cube(16);
+  const LevelGeom cg = pw::testing::unit_geom(3, 16);
   const IntVect one = IntVect::uniform(1);
   LevelData crse("crse", LevelLayout{{cg.domain}, {0}}, cg, 1, one, 0);
   crse.set_val(1.0);

@@ -11,19 +11,12 @@
 #include "amr/hierarchy.hpp"
 #include "physics/registry.hpp"
 #include "tests/app/run_testing.hpp"
+#include "tests/fab_testing.hpp"
 
 using namespace pw;
 
 // Device lambdas live in free functions of a named namespace (CUDA's rule).
 namespace level_storage_test {
-
-LevelGeom cube(int n) {
-  LevelGeom g;
-  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, n - 1}};
-  for (int d = 0; d < 3; ++d)
-    g.dx[d] = 1.0 / n;
-  return g;
-}
 
 LevelLayout chopped(const Box& b, int grid) {
   LevelLayout L;
@@ -85,7 +78,7 @@ struct AllocationCount {
 using namespace level_storage_test;
 
 TEST(LevelStorage, ANewFieldTakesReleasedStorageAndZeroesIt) {
-  const LevelGeom g = cube(16);
+  const LevelGeom g = pw::testing::unit_geom(3, 16);
   LevelData a("a", chopped(g.domain, 8), g, 2, IntVect::uniform(2), 0);
   a.set_val(3.0);
   const double* at = first_value(a);
@@ -105,7 +98,7 @@ TEST(LevelStorage, ANewFieldTakesReleasedStorageAndZeroesIt) {
 }
 
 TEST(LevelStorage, StorageACopyStillReadsIsNotGivenUp) {
-  const LevelGeom g = cube(16);
+  const LevelGeom g = pw::testing::unit_geom(3, 16);
   LevelData a("a", chopped(g.domain, 8), g, 1, IntVect::uniform(1), 0);
   a.set_val(3.0);
   const LevelData copy = a;
@@ -118,7 +111,7 @@ TEST(LevelStorage, StorageACopyStillReadsIsNotGivenUp) {
 }
 
 TEST(LevelStorage, StorageTooSmallOrTooLargeGivesANewAllocationWithAnEighthMoreRoom) {
-  const LevelGeom g = cube(16);
+  const LevelGeom g = pw::testing::unit_geom(3, 16);
   const LevelLayout L = chopped(g.domain, 8);
   const LevelLayout one = chopped(Box{{0, 0, 0}, {7, 7, 7}}, 8);
   LevelData small("small", one, g, 1, IntVect{}, 0);

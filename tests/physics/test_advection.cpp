@@ -12,21 +12,13 @@
 #include "amr/deck.hpp"
 #include "physics/advection.hpp"
 #include "physics/registry.hpp"
+#include "tests/fab_testing.hpp"
 
 using namespace pw;
 
 // Device lambdas live in free functions of a named namespace: CUDA allows no extended
 // lambda in a private member function, and a gtest TestBody is one.
 namespace advection_test {
-
-LevelGeom unit_box(int dim, int n) {
-  LevelGeom g;
-  g.dim = dim;
-  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
-  for (int d = 0; d < 3; ++d)
-    g.dx[d] = 1.0 / n;
-  return g;
-}
 
 /// Fill the ghost cells of `f` (a grown copy of the whole periodic domain) from their
 /// periodic images inside the domain, edges and corners included.
@@ -53,7 +45,7 @@ struct PeriodicPatch {
   Scratch scratch;
 
   PeriodicPatch(const std::string& deck_text, int dim, int n)
-      : g(unit_box(dim, n)), adv(Deck::parse(deck_text, "test.toml"), dim) {
+      : g(pw::testing::unit_geom(dim, n)), adv(Deck::parse(deck_text, "test.toml"), dim) {
     const Box grown = grow(g.domain, IntVect::in_dims(dim, adv.nghost(), 0));
     u = Fab("u", grown, adv.ncomp());
     u_new = Fab("u_new", grown, adv.ncomp());

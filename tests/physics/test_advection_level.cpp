@@ -25,11 +25,8 @@ struct TestLevel {
   LevelLayout layout;
   LevelData u_old, u_new, flux[3];
 
-  TestLevel(const Advection& adv, int dim, int n, int grid) {
-    g.dim = dim;
-    g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
-    for (int d = 0; d < 3; ++d)
-      g.dx[d] = 1.0 / n;
+  TestLevel(const Advection& adv, int dim, int n, int grid)
+      : g(pw::testing::unit_geom(dim, n)) {
     layout.boxes = chop(g.domain, IntVect::in_dims(dim, grid, 1), IntVect::uniform(1));
     layout.owner.assign(layout.boxes.size(), 0);
     const IntVect ghost = IntVect::in_dims(dim, adv.nghost(), 0);

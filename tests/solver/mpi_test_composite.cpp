@@ -33,13 +33,9 @@ Outcome composite(const Problem& pb, int n, int refined, int ratio, const Comm& 
   const int dim = pb.dim;
   const IntVect r = IntVect::in_dims(dim, ratio, 1);
   const IntVect one = IntVect::in_dims(dim, 1, 0);
-  LevelGeom g;
-  g.dim = dim;
-  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
-  for (int d = 0; d < 3; ++d) {
-    g.dx[d] = 1.0 / n;
+  LevelGeom g = pw::testing::unit_geom(dim, n);
+  for (int d = 0; d < 3; ++d)
     g.periodic[d] = pb.periodic && d < dim;
-  }
   std::vector<CompositeLevel> levels;
   std::vector<Box> regions;
   Box region = g.domain;

@@ -27,15 +27,9 @@ struct Result {
 };
 
 Result solve(const Problem& pb, const Comm& comm) {
-  LevelGeom g;
-  g.dim = pb.dim;
-  const int nz = pb.dim == 3 ? pb.n : 1;
-  g.domain = Box{{0, 0, 0}, {pb.n - 1, pb.n - 1, nz - 1}};
-  for (int d = 0; d < 3; ++d) {
-    g.dx[d] = 1.0 / pb.n;
+  LevelGeom g = pw::testing::unit_geom(pb.dim, pb.n);
+  for (int d = 0; d < 3; ++d)
     g.periodic[d] = pb.periodic && d < pb.dim;
-  }
-  if (!pb.periodic) g.periodic[2] = false;
   LevelLayout L;
   L.boxes = chop(g.domain, IntVect::in_dims(pb.dim, pb.max_grid, 1),
                  IntVect::in_dims(pb.dim, 4, 1));
@@ -254,11 +248,7 @@ std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm
   const Problem pb = periodic_sines(dim);
   const IntVect r = IntVect::in_dims(dim, 2, 1);
   const IntVect one = IntVect::in_dims(dim, 1, 0);
-  LevelGeom g;
-  g.dim = dim;
-  g.domain = Box{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
-  for (int d = 0; d < 3; ++d)
-    g.dx[d] = 1.0 / n;
+  LevelGeom g = pw::testing::unit_geom(dim, n);
   Box region = g.domain;  // the level's region, in its own index space
   std::vector<double> errors;
   LevelData below;
