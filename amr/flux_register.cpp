@@ -15,16 +15,19 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
     shifts.push_back(s);
   std::vector<CopyTag> tags;
   std::vector<int> side_owner;
-  std::vector<int> hits;
+  std::vector<int> hits, hits_fine;
+  // The fine patches coarsened: the coarse cells the fine level covers.
+  BoxList cboxes(fine.size());
+  for (size_t p = 0; p < fine.size(); ++p)
+    cboxes[p] = coarsen(fine.boxes[p], ratio);
+  const BoxIndex covered(cboxes);
   // Every rank lists every side (the sums are found by side), but finds the pieces only
   // of the sides it takes part in: those of its fine patches and of the fine patches
   // beside its coarse ones. Searching the coarse level beside every fine side made each
   // rank's share of a regrid grow with the whole level, not with its own part.
   std::vector<char> involved;
   {
-    BoxList cboxes(fine.size()), mine;
-    for (size_t p = 0; p < fine.size(); ++p)
-      cboxes[p] = coarsen(fine.boxes[p], ratio);
+    BoxList mine;
     for (size_t q = 0; q < crse.size(); ++q)
       if (crse.owner[q] == my_rank)
         mine.push_back(grow(crse.boxes[q], IntVect::in_dims(dim_, 1, 0)));
@@ -35,35 +38,47 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
     for (size_t p = 0; p < fine.size(); ++p)
       involved[p] |= fine.owner[p] == my_rank;
   }
-  std::vector<Box> sum_boxes;  // per side: the coarse faces, where this rank owns it
+  // Only the coarse cells beside a fine patch that the fine level does not cover are
+  // corrected (average-down replaces the covered ones right after): a face between two
+  // fine patches has no pieces, and its fine fluxes are neither summed nor sent.
+  std::vector<Box> sum_boxes;  // per side: the coarse faces pieces read, on its owner
+  BoxList cover;
   for (int p = 0; p < int(fine.size()); ++p) {
-    const Box cbox = coarsen(fine.boxes[p], ratio);
+    const Box& cbox = cboxes[size_t(p)];
     for (int d = 0; d < dim_; ++d)
       for (int s = 0; s < 2; ++s) {
         const int side = int(sides_.size());
         sides_.push_back({p, d, s});
         side_owner.push_back(fine.owner[p]);
-        Box face_box = cbox;  // the coarse faces on this side, indexed as faces
-        face_box.lo[d] = face_box.hi[d] = (s == 0) ? cbox.lo[d] : cbox.hi[d] + 1;
-        sum_boxes.push_back(fine.owner[p] == my_rank ? face_box : Box());
+        sum_boxes.emplace_back();
         if (!involved[size_t(p)]) continue;
         ++searched_;
         const Box outside = adjacent_cells(cbox, d, s);
         // Outside cell = face - e_d on the lo side, = face on the hi side.
         const IntVect to_cell =
             (s == 0) ? IntVect{0, 0, 0} - IntVect::unit(d) : IntVect{};
+        BoxList faces;  // of this side's pieces, indexed as the side's faces
         for (const IntVect& sh : shifts) {
           const Box img = shift(outside, sh);
           index.query(img, hits);
           for (int q : hits) {
             if (fine.owner[p] != my_rank && crse.owner[q] != my_rank) continue;
-            const Box cells = img & crse.boxes[q];
-            const int piece = int(pieces_.size());
-            pieces_.push_back({side, q, cells});
-            piece_owner_.push_back(crse.owner[q]);
-            tags.push_back({side, piece, cells, sh + to_cell});
+            const Box beside = img & crse.boxes[q];
+            covered.query(beside, hits_fine);
+            cover.clear();
+            for (int f : hits_fine)
+              cover.push_back(cboxes[size_t(f)]);
+            for (const Box& cells : difference(BoxList{beside}, cover)) {
+              const int piece = int(pieces_.size());
+              pieces_.push_back({side, q, cells});
+              piece_owner_.push_back(crse.owner[q]);
+              tags.push_back({side, piece, cells, sh + to_cell});
+              faces.push_back(shift(cells, IntVect{} - sh - to_cell));
+            }
           }
         }
+        if (fine.owner[p] == my_rank && !faces.empty())
+          sum_boxes.back() = bounding_box(faces);
       }
   }
   // Sums are zeroed by reset() before each use; the received pieces are written by

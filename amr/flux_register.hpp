@@ -1,8 +1,9 @@
 // FluxRegister: makes coarse-fine faces conservative (Berger-Colella refluxing). Lives
 // with the fine level. During a coarse step the fine owner sums the fine fluxes crossing
-// the boundary of each fine patch (times dt, averaged over the faces under one coarse
-// face); reflux() sends the sums to the owners of the coarse cells just outside and
-// replaces the coarse flux there by them.
+// the boundary of each fine patch where coarse cells the fine level does not cover lie
+// outside it (times dt, averaged over the faces under one coarse face); reflux() sends
+// the sums to the owners of those coarse cells and replaces the coarse flux there by
+// them.
 #pragma once
 
 #include <vector>
