@@ -40,7 +40,8 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
   }
   // Only the coarse cells beside a fine patch that the fine level does not cover are
   // corrected (average-down replaces the covered ones right after): a face between two
-  // fine patches has no pieces, and its fine fluxes are neither summed nor sent.
+  // fine patches has no pieces, so its fine fluxes are not sent, and not summed unless
+  // they lie between summed faces of the same side (a sum spans its pieces' faces).
   std::vector<Box> sum_boxes;  // per side: the coarse faces pieces read, on its owner
   BoxList cover;
   for (int p = 0; p < int(fine.size()); ++p) {

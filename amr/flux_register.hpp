@@ -72,7 +72,8 @@ class FluxRegister {
   TeamAdder team_adder() const { return {sum_box_, sum_refs_, ratio_, dim_, ncomp_}; }
 
   /// Correct the coarse state: u -= (fine sum - dt_crse * F_crse) / dx on the coarse
-  /// cells beside the fine patches (signs per side), in a fixed order, so results do not
+  /// cells beside the fine patches that the fine level does not cover (average-down
+  /// replaces the others), signs per side, in a fixed order, so results do not
   /// depend on the rank count: one launch per class of faces (x-lo, x-hi, ...).
   void reflux(const Refs& crse_u, const Refs crse_flux[3], double dt_crse,
               const Comm& comm);
@@ -106,7 +107,7 @@ class FluxRegister {
   std::vector<Side> sides_;
   size_t searched_ = 0;  // sides whose coarse pieces were searched for
   std::vector<Fab>
-      sums_;  // per side, over the coarse faces of the side (fine owner only)
+      sums_;  // per side, over the bounding box of the faces its pieces read (fine owner)
   std::vector<Piece> pieces_;
   std::vector<Fab> recv_;  // per piece, over its cells (coarse owner only)
   Kokkos::View<double*> sum_pool_, recv_pool_;  // the memory of sums_ and recv_

@@ -53,6 +53,57 @@ void check_ghost_exchange(int dim) {
   }
 }
 
+struct CoarseCell {
+  int i, j;
+  double value;
+};
+
+/// One coarse step of a 2D register with constant fluxes: fc[d] on the coarse faces
+/// normal to d, ff[d] on the fine ones over two substeps of dt_f. Returns the cells of
+/// this rank's coarse patches after reflux with dt_c from zero: the corrections.
+std::vector<CoarseCell> reflux_constant_fluxes(FluxRegister& reg, const LevelLayout& crse,
+                                               const LevelLayout& fine,
+                                               const double fc[2], const double ff[2],
+                                               double dt_c, double dt_f,
+                                               const Comm& comm) {
+  std::vector<Fab> u(crse.size()), cflux[2], ffl[2];
+  for (int d = 0; d < 2; ++d) {
+    cflux[d].resize(crse.size());
+    ffl[d].resize(fine.size());
+  }
+  for (size_t q = 0; q < crse.size(); ++q) {
+    if (crse.owner[q] != comm.rank()) continue;
+    u[q] = Fab("u", crse.boxes[q], 1);
+    for (int d = 0; d < 2; ++d) {
+      cflux[d][q] = Fab("fc", faces(crse.boxes[q], d), 1);
+      pw::testing::set(cflux[d][q], [&](int, int, int, int) { return fc[d]; });
+    }
+  }
+  for (size_t p = 0; p < fine.size(); ++p) {
+    if (fine.owner[p] != comm.rank()) continue;
+    for (int d = 0; d < 2; ++d) {
+      ffl[d][p] = Fab("ff", faces(fine.boxes[p], d), 1);
+      pw::testing::set(ffl[d][p], [&](int, int, int, int) { return ff[d]; });
+    }
+  }
+  const FluxRegister::Refs fine_refs[3] = {fab_refs(ffl[0]), fab_refs(ffl[1]), {}};
+  const FluxRegister::Refs crse_refs[3] = {fab_refs(cflux[0]), fab_refs(cflux[1]), {}};
+  reg.reset();
+  for (int sub = 0; sub < 2; ++sub)
+    reg.add_fine(fine_refs, dt_f);
+  reg.reflux(fab_refs(u), crse_refs, dt_c, comm);
+  std::vector<CoarseCell> cells;
+  for (size_t q = 0; q < crse.size(); ++q) {
+    if (crse.owner[q] != comm.rank()) continue;
+    HostFab h(u[q]);
+    const Box b = crse.boxes[q];
+    for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+      for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+        cells.push_back({i, j, h(i, j, 0)});
+  }
+  return cells;
+}
+
 }  // namespace
 
 TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction2D) {
@@ -82,51 +133,78 @@ TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
   std::vector<Box> summed;
   std::vector<int> patches;
   reg.fine_faces(0, summed, patches);
-  for (const Box& b : summed)
+  bool outer[2] = {false, false};  // the outer x faces, 8 and 24, are summed
+  for (const Box& b : summed) {
     EXPECT_NE(b.lo[0], 16) << "the fine fluxes between the patches are summed";
+    outer[0] = outer[0] || b.lo[0] == 8;
+    outer[1] = outer[1] || b.lo[0] == 24;
+  }
+  EXPECT_EQ(outer[0], fine.owner[0] == comm.rank());
+  EXPECT_EQ(outer[1], fine.owner[1] == comm.rank());
 
-  const double dt_c = 0.1, dt_f = 0.05, fc = 1.0, ff = 3.0;
-  std::vector<Fab> u(crse.size()), cflux[3];
-  for (auto& v : cflux)
-    v.resize(crse.size());
-  for (size_t q = 0; q < crse.size(); ++q) {
-    if (crse.owner[q] != comm.rank()) continue;
-    u[q] = Fab("u", crse.boxes[q], 1);
-    for (int d = 0; d < 2; ++d) {
-      cflux[d][q] = Fab("fc", faces(crse.boxes[q], d), 1);
-      pw::testing::set(cflux[d][q],
-                       [&](int, int, int, int) { return d == 0 ? fc : 0.0; });
-    }
+  const double dt_c = 0.1, dt_f = 0.05, fc[2] = {1.0, 0.0}, ff[2] = {3.0, 0.0};
+  const double jump = (2 * dt_f * ff[0] - dt_c * fc[0]) / cg.dx[0];
+  for (const CoarseCell& c :
+       reflux_constant_fluxes(reg, crse, fine, fc, ff, dt_c, dt_f, comm)) {
+    double expect = 0.0;  // covered cells, which average-down replaces, untouched
+    if (c.j >= 4 && c.j <= 7 && c.i == 3) expect = -jump;
+    if (c.j >= 4 && c.j <= 7 && c.i == 12) expect = jump;
+    ASSERT_NEAR(c.value, expect, 1e-12) << c.i << "," << c.j;
   }
-  std::vector<Fab> ffl[3];
-  for (int d = 0; d < 2; ++d) {
-    ffl[d].resize(fine.size());
-    for (size_t p = 0; p < fine.size(); ++p) {
-      if (fine.owner[p] != comm.rank()) continue;
-      ffl[d][p] = Fab("ff", faces(fine.boxes[p], d), 1);
-      pw::testing::set(ffl[d][p], [&](int, int, int, int) { return d == 0 ? ff : 0.0; });
-    }
-  }
-  const FluxRegister::Refs fine_refs[3] = {fab_refs(ffl[0]), fab_refs(ffl[1]), {}};
-  const FluxRegister::Refs crse_refs[3] = {fab_refs(cflux[0]), fab_refs(cflux[1]), {}};
-  reg.reset();
-  for (int sub = 0; sub < 2; ++sub)
-    reg.add_fine(fine_refs, dt_f);
-  reg.reflux(fab_refs(u), crse_refs, dt_c, comm);
+}
 
-  const double jump = (2 * dt_f * ff - dt_c * fc) / cg.dx[0];
-  for (size_t q = 0; q < crse.size(); ++q) {
-    if (crse.owner[q] != comm.rank()) continue;
-    HostFab h(u[q]);
-    const Box b = crse.boxes[q];
-    for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-      for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
-        double expect = 0.0;  // covered cells, which average-down replaces, untouched
-        if (j >= 4 && j <= 7 && i == 3) expect = -jump;
-        if (j >= 4 && j <= 7 && i == 12) expect = jump;
-        ASSERT_NEAR(h(i, j, 0), expect, 1e-12) << i << "," << j;
-      }
+// Fine patches that cover part of a side's outside cells, directly and through a periodic
+// image, with fluxes in x and y: the corrections land on exactly the uncovered coarse
+// cells beside a fine side, each the sum of its sides' jumps, found by brute force.
+TEST(FluxRegister, RefluxSkipsCoarseCellsTheFineLevelCovers) {
+  const Comm comm;
+  const int n = 16;
+  LevelGeom cg = pw::testing::unit_geom(2, n);
+  cg.periodic[2] = false;
+  const IntVect r{2, 2, 1};
+  const LevelLayout crse =
+      round_robin(chop(cg.domain, {8, 8, 1}, {8, 8, 1}), comm.size());
+  // Coarse cells [4, 7] x [4, 11] and [8, 11] x [4, 7] (an L: half of the first one's
+  // x-hi side is covered), [12, 15] x [12, 15] and [0, 3] x [12, 15] (each covers the
+  // other's outside cells through the periodic x boundary), refined.
+  const BoxList cboxes{Box{{4, 4, 0}, {7, 11, 0}}, Box{{8, 4, 0}, {11, 7, 0}},
+                       Box{{12, 12, 0}, {15, 15, 0}}, Box{{0, 12, 0}, {3, 15, 0}}};
+  BoxList fboxes;
+  for (const Box& b : cboxes)
+    fboxes.push_back(refine(b, r));
+  const LevelLayout fine = round_robin(fboxes, comm.size(), 1);
+  FluxRegister reg(fine, crse, cg, r, 1, comm.rank());
+
+  const double dt_c = 0.1, dt_f = 0.05;
+  const double fc[2] = {1.0, -0.5}, ff[2] = {3.0, 2.0};  // coarse and fine, x and y
+
+  auto covered = [&](int i, int j) {
+    for (const Box& b : cboxes)
+      if (b.contains(IntVect{i, j, 0})) return true;
+    return false;
+  };
+  auto expected = [&](int i, int j) {
+    double e = 0.0;
+    if (covered(i, j)) return e;
+    for (const Box& b : cboxes)
+      for (int d = 0; d < 2; ++d)
+        for (int side = 0; side < 2; ++side) {
+          const Box out = adjacent_cells(b, d, side);
+          for (int y = out.lo[1]; y <= out.hi[1]; ++y)
+            for (int x = out.lo[0]; x <= out.hi[0]; ++x)
+              if (wrap(x, n) == i && wrap(y, n) == j)
+                e += (side == 0 ? -1.0 : 1.0) * (2 * dt_f * ff[d] - dt_c * fc[d]) * n;
+        }
+    return e;
+  };
+  long corrected = 0;
+  for (const CoarseCell& c :
+       reflux_constant_fluxes(reg, crse, fine, fc, ff, dt_c, dt_f, comm)) {
+    ASSERT_NEAR(c.value, expected(c.i, c.j), 1e-12) << c.i << "," << c.j;
+    corrected += expected(c.i, c.j) != 0.0;
   }
+  // The set-up corrects 53 cells; the 16 covered ones beside a fine side are left alone.
+  EXPECT_EQ(comm.sum(corrected), 53);
 }
 
 // Each rank finds the pieces (a fine side's outside cells on one coarse patch, through
