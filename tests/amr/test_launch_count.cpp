@@ -28,7 +28,6 @@ long launches_of(const std::function<void()>& op) {
   return c.launches();
 }
 
-/// The unit cube in n^3 cells.
 /// Launches of each operation on a periodic 32^3 level cut into patches of `grid`^3,
 /// with a 16^3 coarse level (one box) under a refined 16^3 patch region for the
 /// inter-level operations.
