@@ -126,11 +126,11 @@ void for_each_box_cell(const std::string& label, const BoxSet& s, const F& f) {
       });
 }
 
-/// Reduce g(item, i, j, k) over every cell of s with reducer R (its value type T, an
-/// accumulator `join(acc, g)`), one reduction; host backends accumulate a row first.
-template <class T, class Reducer, class Join, class G>
-T reduce_over_box_cells(const std::string& label, const BoxSet& s, const Join& join,
-                        const G& g) {
+/// A reduction with reducer R (value type T) over every row of s: g(acc, item, j, k, i0,
+/// i1) folds cells i0..i1 of row (j, k) into acc. Whole rows on host backends (g's loop
+/// over i can vectorize), one cell per call on devices, as for_each_box_row.
+template <class T, class Reducer, class G>
+T reduce_over_box_rows(const std::string& label, const BoxSet& s, const G& g) {
   using Exec = Kokkos::DefaultExecutionSpace;
   T out;
   Reducer red(out);
@@ -144,7 +144,7 @@ T reduce_over_box_cells(const std::string& label, const BoxSet& s, const Join& j
           const int n = find_slot(s.first_cell, nb, x);
           int i, j, k;
           detail::cell_of(s, n, x, i, j, k);
-          join(acc, g(s.item(n), i, j, k));
+          g(acc, s.item(n), j, k, i, i);
         },
         red);
   } else {
@@ -153,12 +153,23 @@ T reduce_over_box_cells(const std::string& label, const BoxSet& s, const Join& j
         [=](long r, T& acc) PW_FLATTEN {
           int it, j, k, i0, i1;
           detail::row_of(s, r, it, j, k, i0, i1);
-          for (int i = i0; i <= i1; ++i)
-            join(acc, g(it, i, j, k));
+          g(acc, it, j, k, i0, i1);
         },
         red);
   }
   return out;
+}
+
+/// Reduce g(item, i, j, k) over every cell of s with reducer R (its value type T, an
+/// accumulator `join(acc, g)`), one reduction.
+template <class T, class Reducer, class Join, class G>
+T reduce_over_box_cells(const std::string& label, const BoxSet& s, const Join& join,
+                        const G& g) {
+  return reduce_over_box_rows<T, Reducer>(
+      label, s, KOKKOS_LAMBDA(T & acc, int it, int j, int k, int i0, int i1) {
+        for (int i = i0; i <= i1; ++i)
+          join(acc, g(it, i, j, k));
+      });
 }
 
 /// max over every cell of s of g(item, i, j, k) >= 0 (0 for an empty set), one

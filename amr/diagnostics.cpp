@@ -74,11 +74,28 @@ void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int
   // The first bad (level, patch, component) as one key that a min-reduction agrees on:
   // 7 + 26 + 20 bits, exact in a double.
   const double none = std::ldexp(1.0, 53);
+  const std::uint64_t exponent = 0x7ff0000000000000ull;
   double first = none;
   for (int l = 0; l <= h.finest_level() && first == none; ++l) {
     const Level& L = h.level(l);
     const Kokkos::View<FabRef*> u = L.u_new.refs();
     const long nc = h.ncomp();
+    // First whether any value of the level is not finite: a value's exponent bits are
+    // all ones exactly for NaN and the infinities, and an OR of those flags over a row
+    // vectorizes (the search below, with its early return per cell, does not: it cost
+    // 2.8% of the 3D benchmark's run, scanning every level each step).
+    const int any = reduce_over_box_rows<int, Kokkos::BOr<int>>(
+        "diagnostics::any_not_finite", L.u_new.interiors(),
+        KOKKOS_LAMBDA(int& acc, int p, int j, int k, int i0, int i1) {
+          int flag = 0;
+          for (long c = 0; c < nc; ++c) {
+            const double* row = &u(p)(i0, j, k, int(c));
+            for (int i = 0; i <= i1 - i0; ++i)
+              flag |= int((bits_of(row[i]) & exponent) == exponent);
+          }
+          acc |= flag;
+        });
+    if (any == 0) continue;
     const long clean = std::numeric_limits<long>::max();
     // One reduction over the level: the least patch * nc + component that holds a
     // non-finite value (x - x is 0 for every finite x, NaN for NaN and an infinity).

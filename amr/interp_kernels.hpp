@@ -102,6 +102,32 @@ struct FixedRatio {
   KOKKOS_INLINE_FUNCTION constexpr int product() const { return R0 * R1 * R2; }
 };
 
+/// interp_coarse_cell for a coarse cell whose r^3 fine cells all lie in the region, with
+/// the ratio known at compile time (FixedRatio): the loops over the fine cells unroll and
+/// their offsets are constants. The same values in the same order, so the same bits.
+template <int DIM, class A, class R>
+KOKKOS_FORCEINLINE_FUNCTION void interp_whole_block(const A& crse, const A& fine, int ic,
+                                                    int jc, int kc, int c, const R& r,
+                                                    bool limit) {
+  const double u0 = crse(ic, jc, kc, c);
+  double slope[3] = {0.0, 0.0, 0.0};
+  for (int d = 0; d < DIM; ++d) {
+    const int e0 = d == 0, e1 = d == 1, e2 = d == 2;
+    const double um = crse(ic - e0, jc - e1, kc - e2, c);
+    const double up = crse(ic + e0, jc + e1, kc + e2, c);
+    slope[d] = limit ? mc_slope(um, u0, up) : 0.5 * (up - um);
+  }
+  for (int kk = 0; kk < r[2]; ++kk) {
+    const double zk = slope[2] * ((kk + 0.5) / r[2] - 0.5);
+    for (int jj = 0; jj < r[1]; ++jj) {
+      const double yj = slope[1] * ((jj + 0.5) / r[1] - 0.5);
+      for (int ii = 0; ii < r[0]; ++ii)
+        fine(ic * r[0] + ii, jc * r[1] + jj, kc * r[2] + kk, c) =
+            u0 + slope[0] * ((ii + 0.5) / r[0] - 0.5) + yj + zk;
+    }
+  }
+}
+
 /// Mean of the fine cells under coarse cell (ic, jc, kc). R: IntVect or FixedRatio (the
 /// same sum in the same order, so the same bits).
 template <class A, class R>

@@ -53,8 +53,5 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
 void average_to_coarse(const Kokkos::View<FabRef*>& fine,
                        const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
                        const IntVect& ratio, int nc);
-/// out(p) = (1 - a) x(p) + a y(p) on every box of boxes (item p), components [0, nc).
-void blend(const Kokkos::View<FabRef*>& x, const Kokkos::View<FabRef*>& y, double a,
-           const Kokkos::View<FabRef*>& out, const BoxSet& boxes, int nc);
 
 }  // namespace pw

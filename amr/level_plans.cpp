@@ -29,29 +29,21 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
     }
     if (fine.owns(p)) scratch[p] = bounding_box(crse_regions_[p]);
   }
-  memory_[0] = zeroed_fabs("crse_old", scratch, fine.ncomp(), crse_old_);
-  memory_[1] = zeroed_fabs("crse_new", scratch, fine.ncomp(), crse_new_);
+  memory_ = zeroed_fabs("crse", scratch, fine.ncomp(), crse_);
   const std::vector<IntVect> shifts =
       periodic_shifts(crse_geom.domain, crse_geom.periodic);
   plan_ =
       CopyPlan::intersecting(crse, crse_regions_, fine.layout().owner, shifts, my_rank);
-  old_refs_ = fab_refs(crse_old_);
-  new_refs_ = fab_refs(crse_new_);
-  std::vector<Box> blend, cells;
-  std::vector<int> blend_items;
+  refs_ = fab_refs(crse_);
+  std::vector<Box> cells;
   std::vector<FineRegion> regions;
   for (size_t p = 0; p < n; ++p) {
     if (!fine.owns(p)) continue;
-    for (const Box& b : crse_regions_[p]) {
-      blend.push_back(b);
-      blend_items.push_back(int(p));
-    }
     for (const Box& b : cf_regions_[p]) {
       regions.push_back({int(p), b});
       cells.push_back(coarsen(b, ratio));
     }
   }
-  blend_cells_ = BoxSet(blend, blend_items);
   region_cells_ = BoxSet(cells);
   regions_ = device_copy("CoarseFineFill::regions", regions);
 }
@@ -62,17 +54,18 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
                           const Comm& comm) {
   // Its own message tag: the fine level's same-level exchange may be in flight.
   const int tag = 11;
-  if (a > 0.0) plan_.copy(crse_new.fabs(), crse_new_, comm, tag);
-  if (a < 1.0) plan_.copy(crse_old.fabs(), crse_old_, comm, tag);
-  // Both scratch fabs are this plan's own; blending in place is element-wise.
-  const int nc = fine.ncomp();
-  if (a > 0.0 && a < 1.0) blend(old_refs_, new_refs_, a, new_refs_, blend_cells_, nc);
-  std::vector<Fab>& crse = (a == 0.0) ? crse_old_ : crse_new_;
+  // Between the coarse states, blended as the copy reads them: one message and one pass.
+  if (a == 0.0)
+    plan_.copy(crse_old.fabs(), crse_, comm, tag);
+  else if (a == 1.0)
+    plan_.copy(crse_new.fabs(), crse_, comm, tag);
+  else
+    plan_.copy(CopyPlan::Blend{crse_old.fabs(), crse_new.fabs(), a}, crse_, comm, tag);
   for (size_t p = 0; p < fine.size(); ++p)  // launches only beside a wall
     if (fine.owns(p) && !cf_regions_[p].empty())
-      fill_physical_boundary(crse_geom_, crse[p], crse_bcs);
-  interpolate_regions(a == 0.0 ? old_refs_ : new_refs_, fine.refs(), regions_,
-                      region_cells_, ratio_, dim_, interp, nc);
+      fill_physical_boundary(crse_geom_, crse_[p], crse_bcs);
+  interpolate_regions(refs_, fine.refs(), regions_, region_cells_, ratio_, dim_, interp,
+                      fine.ncomp());
 }
 
 AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,

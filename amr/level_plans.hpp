@@ -33,13 +33,13 @@ class CoarseFineFill {
   std::vector<BoxList> cf_regions_;  // per fine patch: ghost cells to interpolate
   std::vector<BoxList>
       crse_regions_;  // per fine patch: coarse cells those need (disjoint)
-  std::vector<Fab> crse_old_, crse_new_;  // per fine patch: coarse data under the ghosts
-  Kokkos::View<double*> memory_[2];       // their data (zeroed_fabs)
-  CopyPlan plan_;                         // coarse level -> crse_old_ / crse_new_
-  // For one launch per step over all patches: the scratch fabs' refs, the coarse cells
-  // to blend in time (item: patch), and the regions to interpolate (item: region).
-  Kokkos::View<FabRef*> old_refs_, new_refs_;
-  BoxSet blend_cells_;
+  // Per fine patch: the coarse data under the ghosts at the fill's time.
+  std::vector<Fab> crse_;
+  Kokkos::View<double*> memory_;  // its data (zeroed_fabs)
+  CopyPlan plan_;                 // coarse level -> crse_
+  // For one launch per step over all patches: the scratch fabs' refs and the regions to
+  // interpolate (item: region).
+  Kokkos::View<FabRef*> refs_;
   Kokkos::View<FineRegion*> regions_;
   BoxSet region_cells_;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include "amr/box_index.hpp"
 #include "amr/field3.hpp"
@@ -52,23 +53,41 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
           const IntVect f{q[0] - pc.shift[0], q[1] - pc.shift[1], q[2] - pc.shift[2]};
           for (int c = 0; c < nc; ++c) {
             double* buf = pc.buf ? pc.buf + c * ncell + cell : nullptr;
-            if (pc.to.p && pc.from.p) {
-              double* to = &pc.to(q[0], q[1], q[2]) + c * pc.cs_to;
-              const double* from = &pc.from(f[0], f[1], f[2]) + c * pc.cs_from;
+            // The destination: the fab or the buffer.
+            double* to = pc.to.p ? &pc.to(q[0], q[1], q[2]) + c * pc.cs_to : buf;
+            const long st = pc.to.p ? ts : bs;
+            if (!pc.from.p) {
               for (int t = 0; t < len; ++t)
-                to[t * ts] = from[t * fs];
-            } else if (pc.to.p) {
-              double* to = &pc.to(q[0], q[1], q[2]) + c * pc.cs_to;
-              for (int t = 0; t < len; ++t)
-                to[t * ts] = buf[t * bs];
-            } else {
-              const double* from = &pc.from(f[0], f[1], f[2]) + c * pc.cs_from;
-              for (int t = 0; t < len; ++t)
-                buf[t * bs] = from[t * fs];
+                to[t * st] = buf[t * bs];
+              continue;
             }
+            const double* from = &pc.from(f[0], f[1], f[2]) + c * pc.cs_from;
+            if (!pc.from_y.p) {
+              for (int t = 0; t < len; ++t)
+                to[t * st] = from[t * fs];
+              continue;
+            }
+            // The same cell of the second state: its fab has the same shape.
+            const double* y = &pc.from_y(f[0], f[1], f[2]) + c * pc.cs_from;
+            const double w = pc.w;
+            for (int t = 0; t < len; ++t)
+              to[t * st] = (1.0 - w) * from[t * fs] + w * y[t * fs];
           }
         });
       });
+}
+
+/// Makes pc read the blend of its source and the same patch of src_y by weight w, where
+/// src_y is given: the two fabs must have one shape, since the kernel steps through both
+/// with the strides of the first.
+void blend_into(CopyPlan::Piece& pc, const std::vector<Fab>& src,
+                const std::vector<Fab>* src_y, const CopyTag& t, double w) {
+  if (!src_y) return;
+  const Fab& y = (*src_y)[size_t(t.src)];
+  if (y.box != src[size_t(t.src)].box || y.ncomp() != src[size_t(t.src)].ncomp())
+    throw std::logic_error("CopyPlan: a blend's two states differ in shape");
+  pc.from_y = fab_ref(y).c0;
+  pc.w = w;
 }
 
 }  // namespace
@@ -204,6 +223,15 @@ void CopyPlan::launch(const char* label, Batch& batch, int parity) {
 
 void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
                      int tag, int parity) {
+  begin(src, nullptr, 0.0, dst, comm, tag, parity);
+}
+
+void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag) {
+  begin(src.x, &src.y, src.w, dst, comm, tag, -1);
+}
+
+void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
+                     std::vector<Fab>& dst, const Comm& comm, int tag, int parity) {
   parity_ = parity;
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;
@@ -234,6 +262,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
     long offset = 0;
     for (const CopyTag& t : p.tags) {
       pack_.host.push_back(piece(t, &src[t.src], nullptr, p.buf.data() + offset));
+      blend_into(pack_.host.back(), src, src_y, t, w);
       offset += t.box.num_cells() * nc;
     }
   }
@@ -249,8 +278,10 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
   }
   // 3. Local copies (one launch) overlap the messages.
   local_batch_.host.clear();
-  for (const CopyTag& t : local_)
+  for (const CopyTag& t : local_) {
     local_batch_.host.push_back(piece(t, &src[t.src], &dst[t.dst], nullptr));
+    blend_into(local_batch_.host.back(), src, src_y, t, w);
+  }
   launch("copy::local", local_batch_, parity);
 }
 

@@ -49,10 +49,23 @@ class CopyPlan {
   /// of a red-black sweep); -1: all.
   void begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
              int tag = 7, int parity = -1);
+  /// A copy's source blended in time: (1 - w) x + w y of the same cell of two states x
+  /// and y of the source layout, formed where the values are read (by the sender as it
+  /// packs, in the on-rank copy), so one message and one pass carry it.
+  struct Blend {
+    const std::vector<Fab>& x;
+    const std::vector<Fab>& y;
+    double w;
+  };
+  void begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag = 7);
   void finish(std::vector<Fab>& dst, const Comm& comm);
   /// begin() then finish().
   void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
             int tag = 7) {
+    begin(src, dst, comm, tag);
+    finish(dst, comm);
+  }
+  void copy(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag = 7) {
     begin(src, dst, comm, tag);
     finish(dst, comm);
   }
@@ -63,9 +76,12 @@ class CopyPlan {
   std::vector<int> receiving_patches() const;
 
   /// One piece of a batched copy: cells `box` (destination indices) from `from` at
-  /// box - shift, or from `buf` (component-major, i fastest), into `to` or into `buf`.
+  /// box - shift (blended with `from_y` by weight w where that is given), or from `buf`
+  /// (component-major, i fastest), into `to` or into `buf`.
   struct Piece {
     Field3 from, to;  // component 0; empty when the buffer is that side
+    Field3 from_y;    // the blend's second state (the same layout as from), or empty
+    double w = 0.0;
     long cs_from = 0, cs_to = 0;
     double* buf = nullptr;
     Box box;
@@ -98,6 +114,9 @@ class CopyPlan {
   void launch(const char* label, Batch& batch, int parity);
   /// Tag t as a piece from fab `from` (or buf) into fab `to` (or buf).
   static Piece piece(const CopyTag& t, const Fab* from, const Fab* to, double* buf);
+  /// begin() from src, or from the blend of src and src_y by weight w where src_y.
+  void begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
+             std::vector<Fab>& dst, const Comm& comm, int tag, int parity);
 
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank

@@ -1,7 +1,7 @@
 // Communication at 1, 2 and 4 ranks: the ghost exchange reproduces a global function
-// (periodic images included) and refluxing applies the fine-minus-coarse flux difference
-// whatever rank owns the fine and the coarse patches, on the coarse cells the fine level
-// does not cover only.
+// (periodic images included), also when it copies the time blend of two states, and
+// refluxing applies the fine-minus-coarse flux difference whatever rank owns the fine
+// and the coarse patches, on the coarse cells the fine level does not cover only.
 #include <gtest/gtest.h>
 
 #include "amr/flux_register.hpp"
@@ -15,7 +15,11 @@ using pw::testing::wrap;
 
 namespace {
 
-void check_ghost_exchange(int dim) {
+/// The ghost exchange of a periodic level: every ghost cell holds the global function f
+/// of the cell it images, bit for bit, whether it was copied on-rank or packed by another
+/// rank. `blended`: the copy reads the time blend (1 - w) f + w h of two states into
+/// separate fabs, whose interiors stay untouched.
+void check_ghost_exchange(int dim, bool blended) {
   const Comm comm;
   const int n = 16;
   const Box domain{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
@@ -28,7 +32,11 @@ void check_ghost_exchange(int dim) {
     return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) +
            (dim == 3 ? wrap(k, n) : 0);
   };
-  std::vector<Fab> fabs(L.size());
+  auto h = [&](int i, int j, int k, int c) {
+    return 0.1 * f(i, j, k, c) - 3.0 * wrap(j, n) + 0.01 * (dim == 3 ? wrap(k, n) : 0);
+  };
+  const double w = 0.3;
+  std::vector<Fab> fabs(L.size()), second(L.size()), dst(L.size());
   std::vector<BoxList> ghosts(L.size());
   for (size_t p = 0; p < L.size(); ++p) {
     ghosts[p] = difference(grow(L.boxes[p], g), L.boxes[p]);
@@ -36,20 +44,32 @@ void check_ghost_exchange(int dim) {
     fabs[p] = Fab("u", grow(L.boxes[p], g), 2);
     pw::testing::set(fabs[p], [](int, int, int, int) { return -1.0; });
     pw::testing::set(fabs[p], f, L.boxes[p]);
+    if (!blended) continue;
+    second[p] = Fab("h", grow(L.boxes[p], g), 2);
+    pw::testing::set(second[p], h, L.boxes[p]);
+    dst[p] = Fab("dst", grow(L.boxes[p], g), 2);
+    pw::testing::set(dst[p], [](int, int, int, int) { return -1.0; });
   }
   CopyPlan plan = CopyPlan::intersecting(L, ghosts, L.owner,
                                          periodic_shifts(domain, periodic), comm.rank());
-  plan.copy(fabs, fabs, comm);
+  if (blended)
+    plan.copy(CopyPlan::Blend{fabs, second, w}, dst, comm);
+  else
+    plan.copy(fabs, fabs, comm);
   for (size_t p = 0; p < L.size(); ++p) {
     if (L.owner[p] != comm.rank()) continue;
-    HostFab h(fabs[p]);
+    HostFab got(blended ? dst[p] : fabs[p]);
     const Box b = fabs[p].box;
     for (int c = 0; c < 2; ++c)
       for (int k = b.lo[2]; k <= b.hi[2]; ++k)
         for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-          for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-            ASSERT_EQ(h(i, j, k, c), f(i, j, k, c))
-                << "cell " << i << "," << j << "," << k;
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+            const bool ghost = !L.boxes[p].contains(IntVect{i, j, k});
+            const double want = !blended ? f(i, j, k, c)
+                                : ghost  ? (1.0 - w) * f(i, j, k, c) + w * h(i, j, k, c)
+                                         : -1.0;
+            ASSERT_EQ(got(i, j, k, c), want) << "cell " << i << "," << j << "," << k;
+          }
   }
 }
 
@@ -107,10 +127,17 @@ std::vector<CoarseCell> reflux_constant_fluxes(FluxRegister& reg, const LevelLay
 }  // namespace
 
 TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction2D) {
-  check_ghost_exchange(2);
+  check_ghost_exchange(2, false);
 }
 TEST(GhostExchange, PeriodicGhostsMatchGlobalFunction3D) {
-  check_ghost_exchange(3);
+  check_ghost_exchange(3, false);
+}
+
+TEST(GhostExchange, BlendedCopyCarriesTheTimeBlend2D) {
+  check_ghost_exchange(2, true);
+}
+TEST(GhostExchange, BlendedCopyCarriesTheTimeBlend3D) {
+  check_ghost_exchange(3, true);
 }
 
 TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {

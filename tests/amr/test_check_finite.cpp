@@ -49,6 +49,12 @@ TEST(CheckFinite, FindsTheFirstNaNOrInfinityAndNamesIt) {
   ASSERT_GE(h.finest_level(), 1);
   ASSERT_GE(h.level(1).layout.size(), 4u);
   EXPECT_EQ(failure(h), "");
+  // The extremes of the finite doubles are finite: the largest (its exponent one short
+  // of the non-finite one) and the smallest subnormal.
+  const Box b0 = h.level(1).layout.boxes[0];
+  poke(h, 1, 0, 1, b0.hi, -std::numeric_limits<double>::max());
+  poke(h, 1, 0, 0, b0.lo, std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(failure(h), "");
   // A ghost cell is not the state: a NaN there is not reported.
   const Box b3 = h.level(1).layout.boxes[3], b2 = h.level(1).layout.boxes[2];
   poke(h, 1, 3, 0, b3.lo - IntVect::uniform(1), std::nan(""));

@@ -1,7 +1,14 @@
-// Inter-level operators: interpolation reproduces linear data and conserves; averaging is
-// the exact mean.
+// Inter-level operators: interpolation reproduces linear data and conserves, and the
+// launch over many regions gives the bits of the one-fab path; averaging is the exact
+// mean.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
+#include "amr/box_set.hpp"
+#include "amr/device_array.hpp"
+#include "amr/field3.hpp"
 #include "amr/interpolate.hpp"
 #include "tests/fab_testing.hpp"
 
@@ -125,4 +132,57 @@ TEST(Interpolate, LimitedSlopesMakeNoNewExtrema) {
       EXPECT_GE(f(i, j, 0), -1e-15);
       EXPECT_LE(f(i, j, 0), 1.0 + 1e-15);
     }
+}
+
+// The region launch unrolls the usual ratios (FixedRatio) for the coarse cells whose fine
+// cells all lie in their region: its values must be those of the one-fab path, bit for
+// bit, for whole blocks, for regions thinner than a coarse cell or not aligned to one,
+// and for a ratio it does not unroll (3).
+TEST(Interpolate, RegionsGiveTheBitsOfTheOneFabPath) {
+  for (int dim : {2, 3})
+    for (int ratio : {2, 3, 4})
+      for (Interp kind : {Interp::conservative_linear, Interp::linear}) {
+        const IntVect r = IntVect::in_dims(dim, ratio, 1);
+        const IntVect one = IntVect::in_dims(dim, 1, 0);
+        const Box cbox{{-2, 1, dim == 3 ? -1 : 0}, {3, 5, dim == 3 ? 2 : 0}};
+        const Box fbox = refine(cbox, r);
+        // Rough data, so the limiter cuts many slopes; two components.
+        Fab crse("c", grow(cbox, one), 2);
+        pw::testing::set(crse, [](int i, int j, int k, int c) {
+          return std::sin(1.3 * i + c) + std::cos(0.7 * j * (k + 2)) +
+                 (i == 1 ? 3.0 : 0.0);
+        });
+        // Regions: the fine box in whole blocks, a slab one fine cell thick, and a box
+        // whose corners fall inside coarse cells.
+        const std::vector<Box> boxes = {
+            Box{fbox.lo, fbox.lo + r * 2 - IntVect::uniform(1)} & fbox,
+            Box{IntVect{fbox.hi[0], fbox.lo[1], fbox.lo[2]}, fbox.hi},
+            Box{fbox.lo + one, fbox.hi - one}};
+        std::vector<Fab> fines;
+        std::vector<FineRegion> regions;
+        std::vector<Box> cells;
+        for (size_t n = 0; n < boxes.size(); ++n) {
+          fines.emplace_back("f", fbox, 2);
+          pw::testing::set(fines.back(), [](int, int, int, int) { return -7.0; });
+          regions.push_back({int(n), boxes[n]});
+          cells.push_back(coarsen(boxes[n], r));
+        }
+        const std::vector<Fab> crses(boxes.size(), crse);
+        interpolate_regions(fab_refs(crses), fab_refs(fines),
+                            device_copy("regions", regions), BoxSet(cells), r, dim,
+                            {kind, kind}, 2);
+        for (size_t n = 0; n < boxes.size(); ++n) {
+          Fab want("w", fbox, 2);
+          pw::testing::set(want, [](int, int, int, int) { return -7.0; });
+          interpolate_to_fine(crse, want, boxes[n], r, dim, kind);
+          HostFab got(fines[n]), w(want);
+          for (int c = 0; c < 2; ++c)
+            for (int k = fbox.lo[2]; k <= fbox.hi[2]; ++k)
+              for (int j = fbox.lo[1]; j <= fbox.hi[1]; ++j)
+                for (int i = fbox.lo[0]; i <= fbox.hi[0]; ++i)
+                  ASSERT_EQ(got(i, j, k, c), w(i, j, k, c))
+                      << "dim " << dim << " ratio " << ratio << " region " << n
+                      << " cell " << i << "," << j << "," << k;
+        }
+      }
 }
