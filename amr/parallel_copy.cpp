@@ -77,16 +77,20 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
       });
 }
 
+/// Whether fabs x and y have one shape: the blended copy steps through y with x's
+/// strides.
+bool same_shape(const Fab& x, const Fab& y) {
+  const FabRef a = fab_ref(x), b = fab_ref(y);
+  return x.box == y.box && a.c0.sj == b.c0.sj && a.c0.sk == b.c0.sk &&
+         a.cstride == b.cstride && x.ncomp() == y.ncomp();
+}
+
 /// Makes pc read the blend of its source and the same patch of src_y by weight w, where
-/// src_y is given: the two fabs must have one shape, since the kernel steps through both
-/// with the strides of the first.
-void blend_into(CopyPlan::Piece& pc, const std::vector<Fab>& src,
-                const std::vector<Fab>* src_y, const CopyTag& t, double w) {
+/// src_y is given.
+void blend_into(CopyPlan::Piece& pc, const std::vector<Fab>* src_y, const CopyTag& t,
+                double w) {
   if (!src_y) return;
-  const Fab& y = (*src_y)[size_t(t.src)];
-  if (y.box != src[size_t(t.src)].box || y.ncomp() != src[size_t(t.src)].ncomp())
-    throw std::logic_error("CopyPlan: a blend's two states differ in shape");
-  pc.from_y = fab_ref(y).c0;
+  pc.from_y = fab_ref((*src_y)[size_t(t.src)]).c0;
   pc.w = w;
 }
 
@@ -232,6 +236,18 @@ void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, 
 
 void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
                      std::vector<Fab>& dst, const Comm& comm, int tag, int parity) {
+  // Checked before any message is posted, so that a refusal leaves nothing in flight.
+  if (src_y) {
+    const auto check = [&](const CopyTag& t) {
+      if (!same_shape(src[size_t(t.src)], (*src_y)[size_t(t.src)]))
+        throw std::logic_error("CopyPlan: a blend's two states differ in shape");
+    };
+    for (const CopyTag& t : local_)
+      check(t);
+    for (const Peer& p : sends_)
+      for (const CopyTag& t : p.tags)
+        check(t);
+  }
   parity_ = parity;
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;
@@ -262,7 +278,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     long offset = 0;
     for (const CopyTag& t : p.tags) {
       pack_.host.push_back(piece(t, &src[t.src], nullptr, p.buf.data() + offset));
-      blend_into(pack_.host.back(), src, src_y, t, w);
+      blend_into(pack_.host.back(), src_y, t, w);
       offset += t.box.num_cells() * nc;
     }
   }
@@ -280,7 +296,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   local_batch_.host.clear();
   for (const CopyTag& t : local_) {
     local_batch_.host.push_back(piece(t, &src[t.src], &dst[t.dst], nullptr));
-    blend_into(local_batch_.host.back(), src, src_y, t, w);
+    blend_into(local_batch_.host.back(), src_y, t, w);
   }
   launch("copy::local", local_batch_, parity);
 }

@@ -4,6 +4,8 @@
 // and the coarse patches, on the coarse cells the fine level does not cover only.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "amr/flux_register.hpp"
 #include "amr/parallel_copy.hpp"
 #include "tests/fab_testing.hpp"
@@ -18,7 +20,8 @@ namespace {
 /// The ghost exchange of a periodic level: every ghost cell holds the global function f
 /// of the cell it images, bit for bit, whether it was copied on-rank or packed by another
 /// rank. `blended`: the copy reads the time blend (1 - w) f + w h of two states into
-/// separate fabs, whose interiors stay untouched.
+/// separate fabs, whose interiors stay untouched (and states of different shapes are
+/// refused).
 void check_ghost_exchange(int dim, bool blended) {
   const Comm comm;
   const int n = 16;
@@ -52,10 +55,16 @@ void check_ghost_exchange(int dim, bool blended) {
   }
   CopyPlan plan = CopyPlan::intersecting(L, ghosts, L.owner,
                                          periodic_shifts(domain, periodic), comm.rank());
-  if (blended)
+  if (blended) {
+    // Two states of different shapes are refused before any message is posted.
+    std::vector<Fab> other = second;
+    for (size_t p = 0; p < L.size(); ++p)
+      if (L.owner[p] == comm.rank()) other[p] = Fab("h", grow(L.boxes[p], g + g), 2);
+    EXPECT_THROW(plan.copy(CopyPlan::Blend{fabs, other, w}, dst, comm), std::logic_error);
     plan.copy(CopyPlan::Blend{fabs, second, w}, dst, comm);
-  else
+  } else {
     plan.copy(fabs, fabs, comm);
+  }
   for (size_t p = 0; p < L.size(); ++p) {
     if (L.owner[p] != comm.rank()) continue;
     HostFab got(blended ? dst[p] : fabs[p]);

@@ -1,6 +1,6 @@
 // check_finite: a NaN or an infinity anywhere in the state is found and named (level,
 // patch, component), the first one in (level, patch, component) order; a finite state
-// passes.
+// passes, in one launch per level.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 
 #include "amr/diagnostics.hpp"
 #include "amr/hierarchy.hpp"
+#include "amr/launch_counter.hpp"
 #include "amr/run_failure.hpp"
 #include "physics/registry.hpp"
 #include "tests/app/run_testing.hpp"
@@ -34,6 +35,13 @@ std::string failure(const Hierarchy& h) {
   return "";
 }
 
+/// Kernels check_finite launches on h.
+long check_launches(const Hierarchy& h) {
+  LaunchCounter counter;
+  failure(h);
+  return counter.launches();
+}
+
 }  // namespace check_finite_test
 
 using namespace check_finite_test;
@@ -49,12 +57,24 @@ TEST(CheckFinite, FindsTheFirstNaNOrInfinityAndNamesIt) {
   ASSERT_GE(h.finest_level(), 1);
   ASSERT_GE(h.level(1).layout.size(), 4u);
   EXPECT_EQ(failure(h), "");
-  // The extremes of the finite doubles are finite: the largest (its exponent one short
-  // of the non-finite one) and the smallest subnormal.
-  const Box b0 = h.level(1).layout.boxes[0];
-  poke(h, 1, 0, 1, b0.hi, -std::numeric_limits<double>::max());
-  poke(h, 1, 0, 0, b0.lo, std::numeric_limits<double>::denorm_min());
+  // A finite state costs one launch per level: the search for the first bad value runs
+  // only on a level where the first pass, an OR over each row, found one.
+  const long clean = check_launches(h);
+  EXPECT_EQ(clean, h.finest_level() + 1);
+  // The extremes of the finite doubles are finite to that pass too: the largest and the
+  // smallest subnormal.
+  const int f = h.finest_level();
+  const Box b0 = h.level(f).layout.boxes[0];
+  poke(h, f, 0, 1, b0.hi, -std::numeric_limits<double>::max());
+  poke(h, f, 0, 0, b0.lo, std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(check_launches(h), clean);
   EXPECT_EQ(failure(h), "");
+  // A NaN inside a row (the first pass's vector loop, not its ends) is found.
+  const IntVect inside = b0.lo + IntVect{5, 1, 1};
+  poke(h, f, 0, 0, inside, std::nan(""));
+  EXPECT_EQ(check_launches(h), clean + 1);
+  EXPECT_NE(failure(h).find(fmt::format("level {}, patch 0 ", f)), std::string::npos);
+  poke(h, f, 0, 0, inside, 1.0);
   // A ghost cell is not the state: a NaN there is not reported.
   const Box b3 = h.level(1).layout.boxes[3], b2 = h.level(1).layout.boxes[2];
   poke(h, 1, 3, 0, b3.lo - IntVect::uniform(1), std::nan(""));
