@@ -75,9 +75,9 @@ struct LinearRegions {
   bool limit;
 };
 
-/// Linear interpolation with ratio r known at compile time: the coarse cells whose fine
-/// cells all lie in their region take interp_whole_block, the others (a region thinner
-/// than a coarse cell) interp_coarse_cell.
+/// Linear interpolation with ratio r, a FixedRatio (loops unrolled) or an IntVect: the
+/// coarse cells whose fine cells all lie in their region take interp_whole_block, the
+/// others (a region thinner than a coarse cell) interp_coarse_cell.
 template <int DIM, class R>
 void interpolate_linear(const LinearRegions& a, const R& r) {
   const auto crse = a.crse, fine = a.fine;
@@ -98,22 +98,6 @@ void interpolate_linear(const LinearRegions& a, const R& r) {
             interp_coarse_cell(crse(g.patch), fine(g.patch), i, j, k, m, rv, DIM, g.box,
                                limit);
         }
-      });
-}
-
-/// Linear interpolation with any ratio.
-void interpolate_linear_any(const LinearRegions& a, const IntVect& ratio, int dim) {
-  const auto crse = a.crse, fine = a.fine;
-  const auto regions = a.regions;
-  const int n0 = a.n0, n1 = a.n1;
-  const bool limit = a.limit;
-  const IntVect r = ratio;
-  for_each_box_cell(
-      "amr::interpolate_to_fine", a.cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
-        const FineRegion g = regions(n);
-        for (int m = n0; m < n1; ++m)
-          interp_coarse_cell(crse(g.patch), fine(g.patch), i, j, k, m, r, dim, g.box,
-                             limit);
       });
 }
 
@@ -156,8 +140,10 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
       interpolate_linear<3>(lin, FixedRatio<4, 4, 4>{});
     else if (dim == 2 && ratio == IntVect{4, 4, 1})
       interpolate_linear<2>(lin, FixedRatio<4, 4, 1>{});
+    else if (dim == 3)
+      interpolate_linear<3>(lin, ratio);
     else
-      interpolate_linear_any(lin, ratio, dim);
+      interpolate_linear<2>(lin, ratio);
   }
 }
 
