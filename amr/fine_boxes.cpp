@@ -58,60 +58,72 @@ bool wrap_into(IntVect& q, const Box& dom, const bool per[3]) {
   return dom.contains(q);
 }
 
-/// The blocks touched by the tags grown by n_buf level-l cells, wrapped periodically and
-/// clipped at physical boundaries; sorted, without duplicates. The domain is
-/// block-aligned, so wrapping blocks is the same as wrapping cells.
-std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
-                                     const LevelGeom& geom, int n_buf, const IntVect& c) {
-  bool per[3];
-  used_periodicity(geom, per);
-  const Box cdom = coarsen(geom.domain, c);
-  const IntVect g = IntVect::in_dims(geom.dim, n_buf, 0);
-  // Marks on the block grid of the domain: one pass, no sorting, and the blocks come out
-  // in canonical order. A block grid too big to mark falls back to sorting.
-  const bool dense = cdom.num_cells() <= (long(1) << 26);
-  const IntVect n = cdom.size();
-  std::vector<char> mark(dense ? size_t(cdom.num_cells()) : 0, 0);
-  std::vector<IntVect> blocks;
-  // Tags mostly come row by row (a patch's cells in order), and neighbours in a row
-  // mostly touch the same blocks: a tag whose blocks are the previous tag's adds nothing.
-  Box last;
-  for (const IntVect& t : tags) {
-    // Cells the wrap or the clip would drop are not visited: with a buffer as wide as
-    // the domain, a tag's cost is the domain's blocks, not the buffer's.
-    Box grown = grow(Box{t, t}, g);
-    for (int d = 0; d < geom.dim; ++d)
-      if (!per[d] || grown.size()[d] >= geom.domain.size()[d]) {
-        grown.lo[d] = std::max(grown.lo[d], geom.domain.lo[d]);
-        grown.hi[d] = std::min(grown.hi[d], geom.domain.hi[d]);
-      }
-    const Box cb = coarsen(grown, c);
-    if (cb == last) continue;
-    last = cb;
+/// The blocks of the domain's block grid that given (unwrapped) blocks wrap to, periodic
+/// images wrapped and blocks beyond a physical boundary dropped: marks on the grid, or a
+/// list sorted at the end when the grid is too big to mark. The domain is block-aligned,
+/// so wrapping blocks is the same as wrapping cells.
+class BlockMarks {
+ public:
+  BlockMarks(const LevelGeom& geom, const IntVect& c)
+      : cdom_(coarsen(geom.domain, c)), n_(cdom_.size()) {
+    used_periodicity(geom, per_);
+    dense_ = cdom_.num_cells() <= (long(1) << 26);
+    if (dense_) mark_.assign(size_t(cdom_.num_cells()), 0);
+  }
+  /// Every block of cb.
+  void add(const Box& cb) {
     for (int k = cb.lo[2]; k <= cb.hi[2]; ++k)
       for (int j = cb.lo[1]; j <= cb.hi[1]; ++j)
         for (int i = cb.lo[0]; i <= cb.hi[0]; ++i) {
           IntVect q{i, j, k};
-          if (!wrap_into(q, cdom, per)) continue;
-          if (!dense) {
-            blocks.push_back(q);
+          if (!wrap_into(q, cdom_, per_)) continue;
+          if (!dense_) {
+            list_.push_back(q);
             continue;
           }
-          const IntVect o = q - cdom.lo;
-          mark[size_t((long(o[2]) * n[1] + o[1]) * n[0] + o[0])] = 1;
+          const IntVect o = q - cdom_.lo;
+          mark_[size_t((long(o[2]) * n_[1] + o[1]) * n_[0] + o[0])] = 1;
         }
   }
-  if (!dense) {
-    std::sort(blocks.begin(), blocks.end());
-    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  /// The blocks added, in canonical order, without duplicates.
+  std::vector<IntVect> sorted() {
+    if (!dense_) {
+      std::sort(list_.begin(), list_.end());
+      list_.erase(std::unique(list_.begin(), list_.end()), list_.end());
+      return list_;
+    }
+    std::vector<IntVect> blocks;
+    for (int k = 0; k < n_[2]; ++k)
+      for (int j = 0; j < n_[1]; ++j)
+        for (int i = 0; i < n_[0]; ++i)
+          if (mark_[size_t((long(k) * n_[1] + j) * n_[0] + i)])
+            blocks.push_back(cdom_.lo + IntVect{i, j, k});
     return blocks;
   }
-  for (int k = 0; k < n[2]; ++k)
-    for (int j = 0; j < n[1]; ++j)
-      for (int i = 0; i < n[0]; ++i)
-        if (mark[size_t((long(k) * n[1] + j) * n[0] + i)])
-          blocks.push_back(cdom.lo + IntVect{i, j, k});
-  return blocks;
+
+ private:
+  Box cdom_;
+  IntVect n_;
+  bool per_[3];
+  bool dense_;
+  std::vector<char> mark_;
+  std::vector<IntVect> list_;
+};
+
+/// The blocks that the tags reach (TagReach), wrapped, sorted, without duplicates.
+std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
+                                     const LevelGeom& geom, const TagReach& reach) {
+  BlockMarks marks(geom, reach.block);
+  // Tags mostly come row by row (a patch's cells in order), and neighbours in a row
+  // mostly reach the same blocks: a tag whose blocks are the previous tag's adds nothing.
+  Box last;
+  for (const IntVect& t : tags) {
+    const Box cb = reach.blocks(t);
+    if (cb == last) continue;
+    last = cb;
+    marks.add(cb);
+  }
+  return marks.sorted();
 }
 
 BoxList nested_blocks(const BoxList& coarse_boxes, const LevelGeom& geom, int n_proper,
@@ -151,11 +163,30 @@ std::vector<IntVect> blocks_in(const std::vector<IntVect>& blocks,
 
 }  // namespace
 
-BoxList make_fine_boxes(const std::vector<IntVect>& tags, const BoxList& coarse_boxes,
-                        const LevelGeom& geom, const FineBoxParams& p) {
-  const IntVect c = block_size(p, geom);
-  if (tags.empty()) return {};
-  const std::vector<IntVect> blocks = buffered_blocks(tags, geom, p.n_error_buf, c);
+TagReach tag_reach(const FineBoxParams& p, const LevelGeom& geom) {
+  TagReach r;
+  r.block = block_size(p, geom);
+  r.buf = IntVect::in_dims(geom.dim, p.n_error_buf, 0);
+  // Unbounded where a grown cell wraps; clipped where it would leave the domain for
+  // good, or cover a periodic direction whole (then its cost is the domain's blocks,
+  // not the buffer's).
+  const int far = 1 << 29;
+  r.clip = Box{IntVect::uniform(-far), IntVect::uniform(far)};
+  bool per[3];
+  used_periodicity(geom, per);
+  for (int d = 0; d < geom.dim; ++d)
+    if (!per[d] || 2 * p.n_error_buf + 1 >= geom.domain.size()[d]) {
+      r.clip.lo[d] = geom.domain.lo[d];
+      r.clip.hi[d] = geom.domain.hi[d];
+    }
+  return r;
+}
+
+namespace {
+
+/// make_fine_boxes from the sorted blocks the buffered tags reach.
+BoxList fine_boxes_of(const std::vector<IntVect>& blocks, const BoxList& coarse_boxes,
+                      const LevelGeom& geom, const FineBoxParams& p, const IntVect& c) {
   const BoxList allowed = nested_blocks(coarse_boxes, geom, p.n_proper, c);
   const std::vector<IntVect> nested = blocks_in(blocks, allowed);
   if (nested.empty()) return {};
@@ -172,6 +203,27 @@ BoxList make_fine_boxes(const std::vector<IntVect>& tags, const BoxList& coarse_
     }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+}  // namespace
+
+BoxList make_fine_boxes(const std::vector<IntVect>& tags, const BoxList& coarse_boxes,
+                        const LevelGeom& geom, const FineBoxParams& p) {
+  const TagReach reach = tag_reach(p, geom);
+  if (tags.empty()) return {};
+  return fine_boxes_of(buffered_blocks(tags, geom, reach), coarse_boxes, geom, p,
+                       reach.block);
+}
+
+BoxList make_fine_boxes_from_blocks(const std::vector<IntVect>& blocks,
+                                    const BoxList& coarse_boxes, const LevelGeom& geom,
+                                    const FineBoxParams& p) {
+  const IntVect c = block_size(p, geom);
+  if (blocks.empty()) return {};
+  BlockMarks marks(geom, c);
+  for (const IntVect& b : blocks)
+    marks.add(Box{b, b});
+  return fine_boxes_of(marks.sorted(), coarse_boxes, geom, p, c);
 }
 
 }  // namespace pw

@@ -5,6 +5,7 @@
 
 #include "amr/box_list.hpp"
 #include "amr/level_geom.hpp"
+#include "amr/tag_reach.hpp"
 
 namespace pw {
 
@@ -31,5 +32,18 @@ struct FineBoxParams {
 /// or none nested, gives an empty list.
 BoxList make_fine_boxes(const std::vector<IntVect>& tags, const BoxList& coarse_boxes,
                         const LevelGeom& geom, const FineBoxParams& p);
+
+/// The blocks a tag reaches under p (its cell grown by n_error_buf, in clustering blocks:
+/// level-l cells per level-(l+1) blocking-factor block); throws std::invalid_argument on
+/// inconsistent params, as make_fine_boxes does.
+TagReach tag_reach(const FineBoxParams& p, const LevelGeom& geom);
+
+/// make_fine_boxes from what the tags reach rather than from the tags: `blocks` holds
+/// the blocks tag_reach(p, geom).blocks(t) of every tag t (unwrapped, any order,
+/// duplicates allowed), as LevelTags::reached_blocks gives them. The same boxes as
+/// make_fine_boxes on those tags, from a list as much shorter as a block has cells.
+BoxList make_fine_boxes_from_blocks(const std::vector<IntVect>& blocks,
+                                    const BoxList& coarse_boxes, const LevelGeom& geom,
+                                    const FineBoxParams& p);
 
 }  // namespace pw

@@ -4,22 +4,12 @@
 
 namespace pw {
 
-LevelTags::LevelTags(const std::vector<Box>& boxes, const std::vector<int>& owned) {
-  std::vector<Box> mine;
-  std::vector<int> slot(boxes.size(), -1);
-  for (int p : owned) {
-    slot[size_t(p)] = int(mine.size());
-    mine.push_back(boxes[size_t(p)]);
-  }
-  cells_ = BoxSet(mine, owned);
-  flag_ = Kokkos::View<int*>("tags", size_t(cells_.cells()));
-  slot_ = device_copy("tags::slot", slot);
-}
+namespace {
 
-std::vector<int> LevelTags::tagged_cells() const {
+/// The (i, j, k) of every cell of s whose flag is set, in the order of s (box by box, i
+/// fastest), on the host: one count, one compacting scan and one copy of the result.
+std::vector<int> flagged_cells(const BoxSet& s, const Kokkos::View<int*>& flag) {
   using Policy = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>;
-  const BoxSet s = cells_;
-  const Kokkos::View<int*> flag = flag_;
   long count = 0;
   if (!s.empty())
     Kokkos::parallel_reduce(
@@ -48,6 +38,72 @@ std::vector<int> LevelTags::tagged_cells() const {
           host.data(), host.size()),
       out);
   return host;
+}
+
+/// Marks in `mark` (over the boxes of `blocks`, box n holding the blocks that the cells
+/// of box n of `cells` can reach) every block that a flagged cell reaches. A block's mark
+/// may be set from several rows at once, hence the atomic OR.
+void mark_reached(const BoxSet& cells, const Kokkos::View<int*>& flag,
+                  const Kokkos::View<int*>& slot, const BoxSet& blocks,
+                  const Kokkos::View<int*>& mark, const TagReach& reach) {
+  for_each_box_row(
+      "tags::reach", cells, KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const int n = slot(p);
+        const Box b = cells.box(n), cb = blocks.box(n);
+        const long nx = b.hi[0] - b.lo[0] + 1, ny = b.hi[1] - b.lo[1] + 1;
+        const int* f = flag.data() + cells.first_cell(n) +
+                       nx * ((j - b.lo[1]) + ny * (k - b.lo[2])) - b.lo[0];
+        const long bx = cb.hi[0] - cb.lo[0] + 1, by = cb.hi[1] - cb.lo[1] + 1;
+        int* m = mark.data() + blocks.first_cell(n);
+        // Neighbours in a row mostly reach the same blocks: mark those once.
+        Box last;
+        for (int i = i0; i <= i1; ++i) {
+          if (f[i] == 0) continue;
+          const Box r = reach.blocks(IntVect{i, j, k});
+          if (r == last) continue;
+          last = r;
+          for (int z = r.lo[2]; z <= r.hi[2]; ++z)
+            for (int y = r.lo[1]; y <= r.hi[1]; ++y)
+              for (int x = r.lo[0]; x <= r.hi[0]; ++x)
+                Kokkos::atomic_fetch_or(
+                    &m[(x - cb.lo[0]) + bx * ((y - cb.lo[1]) + by * (z - cb.lo[2]))], 1);
+        }
+      });
+}
+
+}  // namespace
+
+LevelTags::LevelTags(const std::vector<Box>& boxes, const std::vector<int>& owned) {
+  std::vector<Box> mine;
+  std::vector<int> slot(boxes.size(), -1);
+  for (int p : owned) {
+    slot[size_t(p)] = int(mine.size());
+    mine.push_back(boxes[size_t(p)]);
+  }
+  cells_ = BoxSet(mine, owned);
+  flag_ = Kokkos::View<int*>("tags", size_t(cells_.cells()));
+  slot_ = device_copy("tags::slot", slot);
+}
+
+std::vector<int> LevelTags::tagged_cells() const {
+  return flagged_cells(cells_, flag_);
+}
+
+std::vector<int> LevelTags::reached_blocks(const TagReach& reach) const {
+  // Box n of the blocks' set: the blocks that the cells of box n of cells_ can reach.
+  // (LevelTags keeps no host copy of its boxes: kernels capture it.)
+  const auto box = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_.box);
+  const auto item = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_.item);
+  std::vector<Box> ranges(size_t(cells_.size()));
+  std::vector<int> items(ranges.size());
+  for (size_t n = 0; n < ranges.size(); ++n) {
+    ranges[n] = reach.blocks(box(n));
+    items[n] = item(n);
+  }
+  const BoxSet blocks(ranges, items);
+  const Kokkos::View<int*> mark("tags::blocks", size_t(blocks.cells()));
+  if (!cells_.empty()) mark_reached(cells_, flag_, slot_, blocks, mark, reach);
+  return flagged_cells(blocks, mark);
 }
 
 }  // namespace pw

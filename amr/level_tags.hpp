@@ -1,6 +1,7 @@
 // Refinement tags of a level's owned patches, on the device: the physics module sets them
-// in one launch over the level, and tagged_cells() compacts them there, so regridding
-// copies only the tagged cells' indices to the host, not a tag per cell of every patch.
+// in one launch over the level, and reached_blocks() reduces them there to the clustering
+// blocks they reach, so regridding gathers a few blocks' indices, not a tag per cell of
+// every patch, nor the tagged cells.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -9,6 +10,7 @@
 
 #include "amr/box.hpp"
 #include "amr/box_set.hpp"
+#include "amr/tag_reach.hpp"
 
 namespace pw {
 
@@ -41,6 +43,11 @@ class LevelTags {
   /// The tagged cells as (i, j, k) triples, in the order of cells() (box by box, i
   /// fastest), on the host: one count, one compacting scan and one copy of the result.
   std::vector<int> tagged_cells() const;
+  /// The blocks that the tagged cells reach (their union over the cells' reach.blocks(),
+  /// unwrapped, each patch's without duplicates; patches may share some) as (i, j, k)
+  /// triples, on the host: what make_fine_boxes_from_blocks takes. A block of 4^3 cells
+  /// makes the list up to 64 times shorter than tagged_cells().
+  std::vector<int> reached_blocks(const TagReach& reach) const;
 
  private:
   BoxSet cells_;

@@ -22,11 +22,6 @@ BoxList Hierarchy::tag_and_cluster(int l) {
     if (L.owns(int(p), comm_.rank())) owned.push_back(int(p));
   const LevelTags flags(L.layout.boxes, owned);
   physics_.tag(L.geom, flags, L.u_new.refs(), l, L.t_new);
-  const std::vector<int> all = comm_.all_gather(flags.tagged_cells());  // (i, j, k)
-  std::vector<IntVect> tags(all.size() / 3);
-  for (size_t n = 0; n < tags.size(); ++n)
-    tags[n] = {all[3 * n], all[3 * n + 1], all[3 * n + 2]};
-  // The order depends on the rank count; make_fine_boxes does not depend on it.
   FineBoxParams p;
   p.ratio = cfg_.ratio(l);
   p.blocking_factor = cfg_.blocking_factor;
@@ -37,7 +32,17 @@ BoxList Hierarchy::tag_and_cluster(int l) {
   p.n_proper =
       std::max(cfg_.n_proper, (nghost_ + cfg_.ref_ratio[l] - 1) / cfg_.ref_ratio[l] + 1);
   p.grid_eff = cfg_.grid_eff;
-  return make_fine_boxes(tags, L.layout.boxes, L.geom, p);
+  // Every rank gathers the blocks the tags reach, reduced on each owner's device: far
+  // fewer than the tagged cells (make_fine_boxes cost 2-3% of a run going through
+  // those).
+  const std::vector<int> all =
+      comm_.all_gather(flags.reached_blocks(tag_reach(p, L.geom)));  // (i, j, k)
+  std::vector<IntVect> blocks(all.size() / 3);
+  for (size_t n = 0; n < blocks.size(); ++n)
+    blocks[n] = {all[3 * n], all[3 * n + 1], all[3 * n + 2]};
+  // The order depends on the rank count; make_fine_boxes_from_blocks does not depend on
+  // it.
+  return make_fine_boxes_from_blocks(blocks, L.layout.boxes, L.geom, p);
 }
 
 void Hierarchy::check_budget(int l, const BoxList& boxes, const std::string& when) const {

@@ -5,11 +5,14 @@
 // whether the level has 1 patch or 64, counted by LaunchCounter through Kokkos Tools.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
+#include "amr/fine_boxes.hpp"
 #include "amr/launch_counter.hpp"
 #include "amr/level_data.hpp"
 #include "amr/level_tags.hpp"
@@ -105,7 +108,7 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
 /// Launches of what a regrid sets up for a periodic 32^3 level cut into `grid`^3 patches
 /// over a 16^3 coarse level: the level's data (zeroed), its first coarse-fine fill and
 /// average-down (which build their plans and scratch), tags set on every cell and
-/// compacted.
+/// compacted, and the blocks they reach.
 std::map<std::string, long> setup_launches(int grid) {
   const Comm comm(MPI_COMM_SELF);
   const LevelGeom g = pw::testing::unit_geom(3, 32);
@@ -132,15 +135,22 @@ std::map<std::string, long> setup_launches(int grid) {
   std::vector<int> owned(L.boxes.size());
   for (size_t p = 0; p < owned.size(); ++p)
     owned[p] = int(p);
-  std::vector<int> tagged;
+  std::vector<int> tagged, blocks;
   count("tags", [&] {
     const LevelTags tags(L.boxes, owned);
     for_each_box_cell(
         "test::tag_all", tags.cells(),
         KOKKOS_LAMBDA(int p, int i, int j, int k) { tags.of(p)(i, j, k) = 1; });
     tagged = tags.tagged_cells();
+    blocks = tags.reached_blocks(tag_reach({{2, 2, 2}, 8, 16, 1, 1, 0.7}, g));
   });
   EXPECT_EQ(tagged.size(), size_t(3 * 16 * 16 * 16));
+  // Cells 7..24 (the tags, 8..23, and the buffer) lie in blocks 1..6 of 4 cells; every
+  // patch gives the blocks its own cells reach.
+  std::set<std::array<int, 3>> distinct;
+  for (size_t n = 0; n < blocks.size(); n += 3)
+    distinct.insert({blocks[n], blocks[n + 1], blocks[n + 2]});
+  EXPECT_EQ(distinct.size(), size_t(6 * 6 * 6));
   return n;
 }
 
