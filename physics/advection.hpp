@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amr/deck.hpp"
@@ -14,6 +15,9 @@
 namespace pw {
 
 struct UpdateRefs;
+namespace advection_detail {
+struct FrozenVelocity;
+}  // namespace advection_detail
 
 /// Deck section [advection] (defaults in brackets):
 ///   ncomp [1]; velocity = "uniform" | "rotation" | ["swirl"];
@@ -68,6 +72,9 @@ class Advection : public Physics {
 
   /// The field with defaults that depend on the level (the domain centre) filled in.
   VelocityField field_for(const LevelGeom& g) const;
+  /// field_for(g) at `time` as kernels read it, with the level's stream factors (found
+  /// at a level's first use, kept in factors_).
+  advection_detail::FrozenVelocity frozen(const LevelGeom& g, double time) const;
   /// The least stable dt over boxes box(0 .. n - 1), with `doubles` of scratch per team.
   double min_dt(const LevelGeom& g, const Kokkos::View<Box*>& box, int n, long doubles,
                 double time) const;
@@ -85,6 +92,7 @@ class Advection : public Physics {
   double tag_gradient_ = 0.05;
   int extra_work_ = 0;  // extra iterations per cell where phi0 > extra_work_above_
   double extra_work_above_ = 1.1;
+  mutable std::vector<std::pair<LevelGeom, StreamFactors>> factors_;
 };
 
 }  // namespace pw

@@ -113,8 +113,17 @@ struct FaceVelocity {
   }
 };
 
-/// Entry m of the stream function's factors over the nodes of a plane whose node (0, 0)
-/// is global (lo0, lo1): the x factors of the ni columns, then the y factors of the rows.
+/// The stream function's factors (stream_factor) at every node column and row of a level
+/// that a patch's velocity planes reach: the domain's nodes and 2 more on each side.
+struct StreamFactors {
+  Kokkos::View<double*> fac;  // nx column factors from node x0, then the rows' from y0
+  int x0 = 0, y0 = 0, nx = 0;
+};
+
+/// Entry m of the stream function's factors over the nodes of a region whose node (0, 0)
+/// is global (lo0, lo1): the x factors of its ni columns, then the y factors of its rows.
+/// They do not depend on time (StreamFunction::a carries that), so a level's are found
+/// once.
 KOKKOS_INLINE_FUNCTION void stream_factor(int m, double* fac, int ni,
                                           const StreamFunction& s, const LevelGeom& g,
                                           int lo0, int lo1) {
@@ -122,11 +131,12 @@ KOKKOS_INLINE_FUNCTION void stream_factor(int m, double* fac, int ni,
                   : s.factor(g.face(1, lo1 + m - ni), s.yc);
 }
 
-/// psi at the node at plane offset (i, j), from the factors of its column and row.
+/// psi at the node at plane offset (i, j), from the factors fx of the plane's columns
+/// and fy of its rows.
 KOKKOS_INLINE_FUNCTION void stream_node(int i, int j, const FaceVelocity::Plane& psi,
-                                        const StreamFunction& s, const double* fac,
-                                        int ni) {
-  psi(j, i) = s.combine(fac[i], fac[ni + j]);
+                                        const StreamFunction& s, const double* fx,
+                                        const double* fy) {
+  psi(j, i) = s.combine(fx[i], fy[j]);
 }
 
 KOKKOS_INLINE_FUNCTION void uniform_face_velocity(int i, int j,
