@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "amr/box_index.hpp"
 #include "amr/field3.hpp"
@@ -21,11 +22,19 @@ namespace {
 /// cells with (i + j + k) % 2 == parity (destination indices) are copied: every other
 /// cell of a row.
 void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
-                 int nc, int parity) {
+                 const Kokkos::View<FabRef*>& from_refs,
+                 const Kokkos::View<FabRef*>& from_y_refs,
+                 const Kokkos::View<FabRef*>& to_refs, double* buffer, double w, int nc,
+                 int parity) {
   if (n == 0) return;
+  const bool blend = from_y_refs.extent(0) > 0;
   Kokkos::parallel_for(
       label, team_policy(n, 0), KOKKOS_LAMBDA(const TeamMember& m) {
         const CopyPlan::Piece pc = pieces(m.league_rank());
+        const FabRef from = pc.from >= 0 ? from_refs(pc.from) : FabRef{};
+        const FabRef from_y = blend && pc.from >= 0 ? from_y_refs(pc.from) : FabRef{};
+        const FabRef to = pc.to >= 0 ? to_refs(pc.to) : FabRef{};
+        double* const pbuf = pc.buf >= 0 ? buffer + pc.buf * nc : nullptr;
         const IntVect sz = pc.box.size();
         int d = 0;  // along the row
         if (sz[0] < 4) {
@@ -36,8 +45,8 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
         const int step = parity < 0 ? 1 : 2;
         const long ncell = pc.box.num_cells();
         const long buf_stride[3] = {1, sz[0], long(sz[0]) * sz[1]};
-        const long to_stride[3] = {1, pc.to.sj, pc.to.sk};
-        const long from_stride[3] = {1, pc.from.sj, pc.from.sk};
+        const long to_stride[3] = {1, to.c0.sj, to.c0.sk};
+        const long from_stride[3] = {1, from.c0.sj, from.c0.sk};
         const long bs = buf_stride[d] * step, ts = to_stride[d] * step,
                    fs = from_stride[d] * step;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(m, sz[a] * sz[b]), [&](int row) {
@@ -52,26 +61,25 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
               sz[0] * ((q[1] - pc.box.lo[1]) + long(sz[1]) * (q[2] - pc.box.lo[2]));
           const IntVect f{q[0] - pc.shift[0], q[1] - pc.shift[1], q[2] - pc.shift[2]};
           for (int c = 0; c < nc; ++c) {
-            double* buf = pc.buf ? pc.buf + c * ncell + cell : nullptr;
+            double* buf = pbuf ? pbuf + c * ncell + cell : nullptr;
             // The destination: the fab or the buffer.
-            double* to = pc.to.p ? &pc.to(q[0], q[1], q[2]) + c * pc.cs_to : buf;
-            const long st = pc.to.p ? ts : bs;
-            if (!pc.from.p) {
+            double* dst = to.c0.p ? &to(q[0], q[1], q[2], c) : buf;
+            const long st = to.c0.p ? ts : bs;
+            if (!from.c0.p) {
               for (int t = 0; t < len; ++t)
-                to[t * st] = buf[t * bs];
+                dst[t * st] = buf[t * bs];
               continue;
             }
-            const double* from = &pc.from(f[0], f[1], f[2]) + c * pc.cs_from;
-            if (!pc.from_y.p) {
+            const double* src = &from(f[0], f[1], f[2], c);
+            if (!blend) {
               for (int t = 0; t < len; ++t)
-                to[t * st] = from[t * fs];
+                dst[t * st] = src[t * fs];
               continue;
             }
             // The same cell of the second state: its fab has the same shape.
-            const double* y = &pc.from_y(f[0], f[1], f[2]) + c * pc.cs_from;
-            const double w = pc.w;
+            const double* y = &from_y(f[0], f[1], f[2], c);
             for (int t = 0; t < len; ++t)
-              to[t * st] = (1.0 - w) * from[t * fs] + w * y[t * fs];
+              dst[t * st] = (1.0 - w) * src[t * fs] + w * y[t * fs];
           }
         });
       });
@@ -83,15 +91,6 @@ bool same_shape(const Fab& x, const Fab& y) {
   const FabRef a = fab_ref(x), b = fab_ref(y);
   return x.box == y.box && a.c0.sj == b.c0.sj && a.c0.sk == b.c0.sk &&
          a.cstride == b.cstride && x.ncomp() == y.ncomp();
-}
-
-/// Makes pc read the blend of its source and the same patch of src_y by weight w, where
-/// src_y is given.
-void blend_into(CopyPlan::Piece& pc, const std::vector<Fab>* src_y, const CopyTag& t,
-                double w) {
-  if (!src_y) return;
-  pc.from_y = fab_ref((*src_y)[size_t(t.src)]).c0;
-  pc.w = w;
 }
 
 }  // namespace
@@ -120,6 +119,62 @@ CopyPlan::CopyPlan(const std::vector<CopyTag>& tags, const std::vector<int>& src
     sends_.push_back(std::move(p));
   for (auto& [r, p] : recvs)
     recvs_.push_back(std::move(p));
+  build_pieces();
+}
+
+int CopyPlan::FabTable::slot_of(int n, std::vector<int>& slot) {
+  if (slot.size() <= size_t(n)) slot.resize(size_t(n) + 1, -1);
+  if (slot[size_t(n)] < 0) {
+    slot[size_t(n)] = int(fab.size());
+    fab.push_back(n);
+  }
+  return slot[size_t(n)];
+}
+
+void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
+  if (refs.extent(0) < fab.size()) {
+    refs =
+        Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
+    host = Kokkos::create_mirror_view(refs);
+  }
+  for (size_t s = 0; s < fab.size(); ++s)
+    host(s) = fab_ref(fabs[size_t(fab[s])]);
+  Kokkos::deep_copy(refs, host);
+}
+
+void CopyPlan::build_pieces() {
+  std::vector<int> src_slot, dst_slot;
+  const auto upload = [](Batch& b, const std::vector<Piece>& host, const char* label) {
+    b.size = int(host.size());
+    b.pieces = device_copy(label, host);
+  };
+  std::vector<Piece> host;
+  long first = 0;
+  for (Peer& p : sends_) {
+    p.first = first;
+    for (const CopyTag& t : p.tags) {
+      host.push_back({src_.slot_of(t.src, src_slot), -1, first, t.box, t.shift});
+      first += t.box.num_cells();
+    }
+  }
+  upload(pack_, host, "copy::pack_pieces");
+  host.clear();
+  for (const CopyTag& t : local_)
+    host.push_back({src_.slot_of(t.src, src_slot), dst_.slot_of(t.dst, dst_slot), -1,
+                    t.box, t.shift});
+  upload(local_batch_, host, "copy::local_pieces");
+  host.clear();
+  first = 0;
+  for (Peer& p : recvs_) {
+    p.first = first;
+    // The sender applied the shift when it packed.
+    for (const CopyTag& t : p.tags) {
+      host.push_back({-1, dst_.slot_of(t.dst, dst_slot), first, t.box, IntVect{}});
+      first += t.box.num_cells();
+    }
+  }
+  upload(unpack_, host, "copy::unpack_pieces");
+  src_y_.fab = src_.fab;
 }
 
 CopyPlan CopyPlan::intersecting(const LevelLayout& src,
@@ -182,47 +237,19 @@ long CopyPlan::cells_received() const {
   return n;
 }
 
-void CopyPlan::reserve(Peer& p, size_t n, bool mirrored) {
-  if (p.buf.extent(0) < n) {
-    p.buf = Buffer();  // free before allocating the larger one
-    p.host = Buffer::HostMirror();
-    p.buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
+void CopyPlan::MessageBuffer::reserve(size_t n, bool mirrored) {
+  if (buf.extent(0) < n) {
+    buf = Buffer();  // free before allocating the larger one
+    host = Buffer::HostMirror();
+    buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
   }
-  if (mirrored && p.host.extent(0) != p.buf.extent(0))
-    p.host = Kokkos::create_mirror_view(p.buf);
+  if (mirrored && host.extent(0) != buf.extent(0)) host = Kokkos::create_mirror_view(buf);
 }
 
-CopyPlan::Piece CopyPlan::piece(const CopyTag& t, const Fab* from, const Fab* to,
-                                double* buf) {
-  Piece pc;
-  if (from) {
-    const FabRef r = fab_ref(*from);
-    pc.from = r.c0;
-    pc.cs_from = r.cstride;
-  }
-  if (to) {
-    const FabRef r = fab_ref(*to);
-    pc.to = r.c0;
-    pc.cs_to = r.cstride;
-  }
-  pc.buf = buf;
-  pc.box = t.box;
-  pc.shift = t.shift;
-  return pc;
-}
-
-void CopyPlan::launch(const char* label, Batch& batch, int parity) {
-  const int n = int(batch.host.size());
-  if (n == 0) return;
-  if (int(batch.device.extent(0)) < n) {
-    batch.device = Kokkos::View<Piece*>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::pieces"), size_t(n));
-    batch.mirror = Kokkos::create_mirror_view(batch.device);
-  }
-  for (int i = 0; i < n; ++i)
-    batch.mirror(i) = batch.host[size_t(i)];
-  Kokkos::deep_copy(batch.device, batch.mirror);
-  copy_pieces(label, batch.device, n, ncomp_, parity);
+void CopyPlan::launch(const char* label, const Batch& batch, const Refs& from,
+                      const Refs& from_y, const Refs& to, double* buf, double w,
+                      int parity) const {
+  copy_pieces(label, batch.pieces, batch.size, from, from_y, to, buf, w, ncomp_, parity);
 }
 
 void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
@@ -237,17 +264,10 @@ void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, 
 void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
                      std::vector<Fab>& dst, const Comm& comm, int tag, int parity) {
   // Checked before any message is posted, so that a refusal leaves nothing in flight.
-  if (src_y) {
-    const auto check = [&](const CopyTag& t) {
-      if (!same_shape(src[size_t(t.src)], (*src_y)[size_t(t.src)]))
+  if (src_y)
+    for (int n : src_.fab)
+      if (!same_shape(src[size_t(n)], (*src_y)[size_t(n)]))
         throw std::logic_error("CopyPlan: a blend's two states differ in shape");
-    };
-    for (const CopyTag& t : local_)
-      check(t);
-    for (const Peer& p : sends_)
-      for (const CopyTag& t : p.tags)
-        check(t);
-  }
   parity_ = parity;
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;
@@ -259,46 +279,49 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     nc = dst[recvs_[0].tags[0].dst].ncomp();
   ncomp_ = nc;
   device_mpi_ = comm.device_buffers();
-  // MPI will write the receive buffers, which the last finish()'s unpack may still read
-  // on a device (the host mirrors' copy in finish() waits for it on the other path).
+  // MPI will write the receive buffer, which the last finish()'s unpack may still read
+  // on a device (the host mirror's copy in finish() waits for it on the other path).
   if (device_mpi_ && !recvs_.empty()) Kokkos::fence();
   start_ = comm.emulation() ? MPI_Wtime() : 0.0;
   requests_.clear();
+  src_.fill(src);
+  if (src_y) src_y_.fill(*src_y);
+  const Refs y = src_y ? src_y_.refs : Refs();
   // 1. Post receives.
+  if (!recvs_.empty()) {
+    const Peer& last = recvs_.back();
+    recv_buf_.reserve(size_t((last.first + last.cells) * nc), !device_mpi_);
+  }
   for (Peer& p : recvs_) {
-    reserve(p, size_t(p.cells * nc), !device_mpi_);
     requests_.emplace_back();
-    MPI_Irecv(message(p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
-              &requests_.back());
+    MPI_Irecv(message(recv_buf_, p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag,
+              comm.raw(), &requests_.back());
   }
   // 2. Pack (one launch for every peer) and send.
-  pack_.host.clear();
-  for (Peer& p : sends_) {
-    reserve(p, size_t(p.cells * nc), !device_mpi_);
-    long offset = 0;
-    for (const CopyTag& t : p.tags) {
-      pack_.host.push_back(piece(t, &src[t.src], nullptr, p.buf.data() + offset));
-      blend_into(pack_.host.back(), src_y, t, w);
-      offset += t.box.num_cells() * nc;
-    }
+  if (!sends_.empty()) {
+    const Peer& last = sends_.back();
+    const long used = (last.first + last.cells) * nc;
+    send_buf_.reserve(size_t(used), !device_mpi_);
+    launch("copy::pack", pack_, src_.refs, y, Refs(), send_buf_.buf.data(), w, parity);
+    // MPI reads the packed buffer: on the device once the pack has run, else its host
+    // copy (deep_copy fences, and only fences where host and device share memory).
+    const std::pair<long, long> range(0, used);
+    if (device_mpi_)
+      Kokkos::fence();
+    else
+      Kokkos::deep_copy(Kokkos::subview(send_buf_.host, range),
+                        Kokkos::subview(send_buf_.buf, range));
   }
-  launch("copy::pack", pack_, parity);
-  // MPI reads the packed buffers: on the device once the pack has run, else their host
-  // copies (deep_copy fences, and only fences where host and device share memory).
-  if (device_mpi_ && !sends_.empty()) Kokkos::fence();
   for (Peer& p : sends_) {
-    if (!device_mpi_) Kokkos::deep_copy(p.host, p.buf);
     requests_.emplace_back();
-    MPI_Isend(message(p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag, comm.raw(),
-              &requests_.back());
+    MPI_Isend(message(send_buf_, p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag,
+              comm.raw(), &requests_.back());
   }
   // 3. Local copies (one launch) overlap the messages.
-  local_batch_.host.clear();
-  for (const CopyTag& t : local_) {
-    local_batch_.host.push_back(piece(t, &src[t.src], &dst[t.dst], nullptr));
-    blend_into(local_batch_.host.back(), src_y, t, w);
+  if (local_batch_.size > 0) {
+    dst_.fill(dst);
+    launch("copy::local", local_batch_, src_.refs, y, dst_.refs, nullptr, w, parity);
   }
-  launch("copy::local", local_batch_, parity);
 }
 
 void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
@@ -315,19 +338,16 @@ void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
     if (remote) spin_until(start_ + emulation->latency);
   }
   // 4. Unpack (one launch for every peer), in the plan's order.
-  unpack_.host.clear();
-  for (Peer& p : recvs_) {
-    if (!device_mpi_) Kokkos::deep_copy(p.buf, p.host);
-    long offset = 0;
-    for (const CopyTag& t : p.tags) {
-      // The sender applied the shift when it packed.
-      Piece pc = piece(t, nullptr, &dst[t.dst], p.buf.data() + offset);
-      pc.shift = IntVect{};
-      unpack_.host.push_back(pc);
-      offset += t.box.num_cells() * ncomp_;
-    }
+  if (recvs_.empty()) return;
+  if (!device_mpi_) {
+    const Peer& last = recvs_.back();
+    const std::pair<long, long> range(0, (last.first + last.cells) * ncomp_);
+    Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
+                      Kokkos::subview(recv_buf_.host, range));
   }
-  launch("copy::unpack", unpack_, parity_);
+  dst_.fill(dst);
+  launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs, recv_buf_.buf.data(), 0.0,
+         parity_);
 }
 
 }  // namespace pw

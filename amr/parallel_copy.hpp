@@ -75,45 +75,60 @@ class CopyPlan {
   /// The destination patches that receive cells from another rank (ascending).
   std::vector<int> receiving_patches() const;
 
-  /// One piece of a batched copy: cells `box` (destination indices) from `from` at
-  /// box - shift (blended with `from_y` by weight w where that is given), or from `buf`
-  /// (component-major, i fastest), into `to` or into `buf`.
+  /// One piece of a batched copy: cells `box` (destination indices) from source fab
+  /// `from` at box - shift, or from the message buffer at cell `buf` (component-major, i
+  /// fastest), into destination fab `to` or into the buffer. Fabs are slots of the
+  /// plan's tables of the fabs it reads and writes (-1: the buffer is that side). Pieces
+  /// depend on the tags only, so they are built and put on the device once per plan.
   struct Piece {
-    Field3 from, to;  // component 0; empty when the buffer is that side
-    Field3 from_y;    // the blend's second state (the same layout as from), or empty
-    double w = 0.0;
-    long cs_from = 0, cs_to = 0;
-    double* buf = nullptr;
+    int from = -1, to = -1;
+    long buf = -1;  // cells before the piece's in the buffer
     Box box;
     IntVect shift;
   };
 
  private:
   using Buffer = Kokkos::View<double*>;
+  using Refs = Kokkos::View<FabRef*>;
   struct Peer {
     int rank;
     std::vector<CopyTag> tags;
+    long first = 0;  // cells before the peer's in the send or receive buffer
     long cells = 0;
-    Buffer buf;  // device buffer, cells * ncomp
-    // What MPI reads or writes unless it takes device memory (then empty); the same
-    // memory as buf where the device is the host.
-    Buffer::HostMirror host;
   };
-  /// Make p's device buffer hold at least `n` doubles, and its host mirror too when
-  /// `mirrored`.
-  static void reserve(Peer& p, size_t n, bool mirrored);
-  /// The memory MPI sends from or receives into.
-  double* message(Peer& p) const { return device_mpi_ ? p.buf.data() : p.host.data(); }
-  /// The pieces of one launch: built on the host each exchange (the fabs may change
-  /// between exchanges), copied to the device, run as one kernel.
+  /// The pieces of one launch, on the device.
   struct Batch {
-    std::vector<Piece> host;
-    Kokkos::View<Piece*> device;
-    typename Kokkos::View<Piece*>::HostMirror mirror;
+    Kokkos::View<Piece*> pieces;
+    int size = 0;
   };
-  void launch(const char* label, Batch& batch, int parity);
-  /// Tag t as a piece from fab `from` (or buf) into fab `to` (or buf).
-  static Piece piece(const CopyTag& t, const Fab* from, const Fab* to, double* buf);
+  /// Fabs by slot, the FabRefs of a fab set at each exchange (the fabs may change between
+  /// exchanges): a few per patch, where the pieces are a few dozen per patch.
+  struct FabTable {
+    std::vector<int> fab;  // slot -> fab index
+    Refs refs;
+    typename Refs::HostMirror host;
+    /// The slot of fab n, added if new (`slot` maps fab indices to slots, -1: none yet).
+    int slot_of(int n, std::vector<int>& slot);
+    /// Fill refs with the FabRefs of fabs[fab[s]].
+    void fill(const std::vector<Fab>& fabs);
+  };
+  /// A message buffer for all peers of one direction (device), and where MPI reads or
+  /// writes unless it takes device memory, its host mirror (the same memory where the
+  /// device is the host).
+  struct MessageBuffer {
+    Buffer buf;
+    Buffer::HostMirror host;
+    /// Hold at least n doubles; the host mirror too when `mirrored`.
+    void reserve(size_t n, bool mirrored);
+  };
+  /// The memory MPI sends from or receives into, for peer p.
+  double* message(MessageBuffer& m, const Peer& p) const {
+    return (device_mpi_ ? m.buf.data() : m.host.data()) + p.first * ncomp_;
+  }
+  /// The pieces of the three batches, and the fab tables' slots (by the constructor).
+  void build_pieces();
+  void launch(const char* label, const Batch& batch, const Refs& from, const Refs& from_y,
+              const Refs& to, double* buf, double w, int parity) const;
   /// begin() from src, or from the blend of src and src_y by weight w where src_y.
   void begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
              std::vector<Fab>& dst, const Comm& comm, int tag, int parity);
@@ -121,9 +136,11 @@ class CopyPlan {
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank
   std::vector<Peer> recvs_;
+  Batch pack_, local_batch_, unpack_;
+  FabTable src_, src_y_, dst_;  // src_y_: the blend's second state, src_'s slots
+  MessageBuffer send_buf_, recv_buf_;
   // The exchange in flight.
   std::vector<MPI_Request> requests_;
-  Batch pack_, local_batch_, unpack_;
   int ncomp_ = 0;
   int parity_ = -1;
   bool device_mpi_ = false;

@@ -1,5 +1,6 @@
 // Communication at 1, 2 and 4 ranks: the ghost exchange reproduces a global function
-// (periodic images included), also when it copies the time blend of two states, and
+// (periodic images included), also when it copies the time blend of two states and when
+// one plan serves different fabs in turn, and
 // refluxing applies the fine-minus-coarse flux difference whatever rank owns the fine
 // and the coarse patches, on the coarse cells the fine level does not cover only.
 #include <gtest/gtest.h>
@@ -17,6 +18,38 @@ using pw::testing::wrap;
 
 namespace {
 
+/// A periodic level of 16 cells a side cut into patches of 8 dealt round robin, the
+/// ghost regions (2 cells) of its patches, and a global function of (wrapped) cell and
+/// component.
+struct PeriodicLevel {
+  int dim, n = 16;
+  Box domain;
+  IntVect g;
+  LevelLayout L;
+  std::vector<BoxList> ghosts;
+
+  PeriodicLevel(int d, const Comm& comm)
+      : dim(d),
+        domain{{0, 0, 0}, {n - 1, n - 1, d == 3 ? n - 1 : 0}},
+        g(IntVect::in_dims(d, 2, 0)),
+        L(round_robin(chop(domain, IntVect::in_dims(d, 8, 1), IntVect::in_dims(d, 4, 1)),
+                      comm.size())),
+        ghosts(L.size()) {
+    for (size_t p = 0; p < L.size(); ++p)
+      ghosts[p] = difference(grow(L.boxes[p], g), L.boxes[p]);
+  }
+  double f(int i, int j, int k, int c) const {
+    return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) +
+           (dim == 3 ? wrap(k, n) : 0);
+  }
+  /// The plan that fills the ghost regions, through periodic images.
+  CopyPlan ghost_plan(const Comm& comm) const {
+    const bool periodic[3] = {true, true, dim == 3};
+    return CopyPlan::intersecting(L, ghosts, L.owner, periodic_shifts(domain, periodic),
+                                  comm.rank());
+  }
+};
+
 /// The ghost exchange of a periodic level: every ghost cell holds the global function f
 /// of the cell it images, bit for bit, whether it was copied on-rank or packed by another
 /// rank. `blended`: the copy reads the time blend (1 - w) f + w h of two states into
@@ -24,25 +57,17 @@ namespace {
 /// refused).
 void check_ghost_exchange(int dim, bool blended) {
   const Comm comm;
-  const int n = 16;
-  const Box domain{{0, 0, 0}, {n - 1, n - 1, dim == 3 ? n - 1 : 0}};
-  const bool periodic[3] = {true, true, dim == 3};
-  const IntVect g = IntVect::in_dims(dim, 2, 0);
-  const LevelLayout L =
-      round_robin(chop(domain, IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)),
-                  comm.size());
-  auto f = [&](int i, int j, int k, int c) {
-    return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * wrap(j, n) +
-           (dim == 3 ? wrap(k, n) : 0);
-  };
+  const PeriodicLevel lev(dim, comm);
+  const int n = lev.n;
+  const IntVect g = lev.g;
+  const LevelLayout& L = lev.L;
+  auto f = [&](int i, int j, int k, int c) { return lev.f(i, j, k, c); };
   auto h = [&](int i, int j, int k, int c) {
     return 0.1 * f(i, j, k, c) - 3.0 * wrap(j, n) + 0.01 * (dim == 3 ? wrap(k, n) : 0);
   };
   const double w = 0.3;
   std::vector<Fab> fabs(L.size()), second(L.size()), dst(L.size());
-  std::vector<BoxList> ghosts(L.size());
   for (size_t p = 0; p < L.size(); ++p) {
-    ghosts[p] = difference(grow(L.boxes[p], g), L.boxes[p]);
     if (L.owner[p] != comm.rank()) continue;
     fabs[p] = Fab("u", grow(L.boxes[p], g), 2);
     pw::testing::set(fabs[p], [](int, int, int, int) { return -1.0; });
@@ -53,8 +78,7 @@ void check_ghost_exchange(int dim, bool blended) {
     dst[p] = Fab("dst", grow(L.boxes[p], g), 2);
     pw::testing::set(dst[p], [](int, int, int, int) { return -1.0; });
   }
-  CopyPlan plan = CopyPlan::intersecting(L, ghosts, L.owner,
-                                         periodic_shifts(domain, periodic), comm.rank());
+  CopyPlan plan = lev.ghost_plan(comm);
   if (blended) {
     // Two states of different shapes are refused before any message is posted.
     std::vector<Fab> other = second;
@@ -80,6 +104,55 @@ void check_ghost_exchange(int dim, bool blended) {
             ASSERT_EQ(got(i, j, k, c), want) << "cell " << i << "," << j << "," << k;
           }
   }
+}
+
+/// One plan serving different fabs in turn, as a level's exchange serves its two
+/// states: each exchange reads and writes the fabs it is given (the plan's tables of
+/// them are refilled each time), and a blend's weight does not stay for the next one.
+void check_plan_reuse(int dim) {
+  const Comm comm;
+  const PeriodicLevel lev(dim, comm);
+  const LevelLayout& L = lev.L;
+  auto f = [&](int i, int j, int k, int c) { return lev.f(i, j, k, c); };
+  auto scaled = [&](double s) {
+    return [=](int i, int j, int k, int c) { return s * lev.f(i, j, k, c); };
+  };
+  std::vector<Fab> a(L.size()), b(L.size());
+  for (size_t p = 0; p < L.size(); ++p) {
+    if (L.owner[p] != comm.rank()) continue;
+    a[p] = Fab("a", grow(L.boxes[p], lev.g), 2);
+    b[p] = Fab("b", grow(L.boxes[p], lev.g), 2);
+    pw::testing::set(a[p], scaled(1.0), L.boxes[p]);
+    pw::testing::set(b[p], scaled(-3.0), L.boxes[p]);
+  }
+  CopyPlan plan = lev.ghost_plan(comm);
+  // Every cell of fabs x (ghosts included) is s f.
+  auto expect_all = [&](const std::vector<Fab>& x, double s, const char* what) {
+    for (size_t p = 0; p < L.size(); ++p) {
+      if (L.owner[p] != comm.rank()) continue;
+      HostFab got(x[p]);
+      const Box bx = x[p].box;
+      for (int c = 0; c < 2; ++c)
+        for (int k = bx.lo[2]; k <= bx.hi[2]; ++k)
+          for (int j = bx.lo[1]; j <= bx.hi[1]; ++j)
+            for (int i = bx.lo[0]; i <= bx.hi[0]; ++i)
+              ASSERT_EQ(got(i, j, k, c), s * f(i, j, k, c))
+                  << what << ": cell " << i << "," << j << "," << k;
+    }
+  };
+  plan.copy(a, a, comm);
+  plan.copy(b, b, comm);
+  expect_all(a, 1.0, "a");
+  expect_all(b, -3.0, "b");
+  // The blend 0.25 a + 0.75 b = -2 f into b's ghosts, then a plain exchange of a new a.
+  plan.copy(CopyPlan::Blend{a, b, 0.75}, b, comm);
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) pw::testing::set(a[p], scaled(5.0), L.boxes[p]);
+  plan.copy(a, a, comm);
+  expect_all(a, 5.0, "a again");
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) pw::testing::set(b[p], scaled(-2.0), L.boxes[p]);
+  expect_all(b, -2.0, "b blended");
 }
 
 struct CoarseCell {
@@ -147,6 +220,13 @@ TEST(GhostExchange, BlendedCopyCarriesTheTimeBlend2D) {
 }
 TEST(GhostExchange, BlendedCopyCarriesTheTimeBlend3D) {
   check_ghost_exchange(3, true);
+}
+
+TEST(GhostExchange, OnePlanServesDifferentFabsInTurn2D) {
+  check_plan_reuse(2);
+}
+TEST(GhostExchange, OnePlanServesDifferentFabsInTurn3D) {
+  check_plan_reuse(3);
 }
 
 TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
