@@ -113,7 +113,7 @@ class BlockMarks {
 /// The blocks that the tags reach (TagReach), wrapped, sorted, without duplicates.
 std::vector<IntVect> buffered_blocks(const std::vector<IntVect>& tags,
                                      const LevelGeom& geom, const TagReach& reach) {
-  BlockMarks marks(geom, reach.block);
+  BlockMarks marks(geom, reach.block_size);
   // Tags mostly come row by row (a patch's cells in order), and neighbours in a row
   // mostly reach the same blocks: a tag whose blocks are the previous tag's adds nothing.
   Box last;
@@ -165,7 +165,7 @@ std::vector<IntVect> blocks_in(const std::vector<IntVect>& blocks,
 
 TagReach tag_reach(const FineBoxParams& p, const LevelGeom& geom) {
   TagReach r;
-  r.block = block_size(p, geom);
+  r.block_size = block_size(p, geom);
   r.buf = IntVect::in_dims(geom.dim, p.n_error_buf, 0);
   // Unbounded where a grown cell wraps; clipped where it would leave the domain for
   // good, or cover a periodic direction whole (then its cost is the domain's blocks,
@@ -212,7 +212,7 @@ BoxList make_fine_boxes(const std::vector<IntVect>& tags, const BoxList& coarse_
   const TagReach reach = tag_reach(p, geom);
   if (tags.empty()) return {};
   return fine_boxes_of(buffered_blocks(tags, geom, reach), coarse_boxes, geom, p,
-                       reach.block);
+                       reach.block_size);
 }
 
 BoxList make_fine_boxes_from_blocks(const std::vector<IntVect>& blocks,

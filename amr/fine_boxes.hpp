@@ -41,7 +41,8 @@ TagReach tag_reach(const FineBoxParams& p, const LevelGeom& geom);
 /// make_fine_boxes from what the tags reach rather than from the tags: `blocks` holds
 /// the blocks tag_reach(p, geom).blocks(t) of every tag t (unwrapped, any order,
 /// duplicates allowed), as LevelTags::reached_blocks gives them. The same boxes as
-/// make_fine_boxes on those tags, from a list as much shorter as a block has cells.
+/// make_fine_boxes on those tags; the list is shorter than the tags wherever tags are
+/// denser than one per block (blocks of 4^3 cells: up to 64 times).
 BoxList make_fine_boxes_from_blocks(const std::vector<IntVect>& blocks,
                                     const BoxList& coarse_boxes, const LevelGeom& geom,
                                     const FineBoxParams& p);

@@ -102,9 +102,10 @@ struct FixedRatio {
   KOKKOS_INLINE_FUNCTION constexpr int product() const { return R0 * R1 * R2; }
 };
 
-/// interp_coarse_cell for a coarse cell whose r^3 fine cells all lie in the region, with
-/// the ratio known at compile time (FixedRatio): the loops over the fine cells unroll and
-/// their offsets are constants. The same values in the same order, so the same bits.
+/// interp_coarse_cell for a coarse cell whose r^3 fine cells all lie in the region. With
+/// the ratio known at compile time (FixedRatio) the loops over the fine cells unroll and
+/// their offsets are constants; an IntVect ratio works too. The same values in the same
+/// order, so the same bits.
 template <int DIM, class A, class R>
 KOKKOS_FORCEINLINE_FUNCTION void interp_whole_block(const A& crse, const A& fine, int ic,
                                                     int jc, int kc, int c, const R& r,

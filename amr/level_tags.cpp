@@ -1,10 +1,13 @@
 #include "amr/level_tags.hpp"
 
+#include <stdexcept>
+
 #include "amr/device_array.hpp"
 
 namespace pw {
 
-namespace {
+// Device lambdas live in free functions of a named namespace (CUDA's rule).
+namespace level_tags_detail {
 
 /// The (i, j, k) of every cell of s whose flag is set, in the order of s (box by box, i
 /// fastest), on the host: one count, one compacting scan and one copy of the result.
@@ -51,14 +54,13 @@ void mark_reached(const BoxSet& cells, const Kokkos::View<int*>& flag,
         const int n = slot(p);
         const Box b = cells.box(n), cb = blocks.box(n);
         const long nx = b.hi[0] - b.lo[0] + 1, ny = b.hi[1] - b.lo[1] + 1;
-        const int* f = flag.data() + cells.first_cell(n) +
-                       nx * ((j - b.lo[1]) + ny * (k - b.lo[2])) - b.lo[0];
+        const long row = cells.first_cell(n) + nx * ((j - b.lo[1]) + ny * (k - b.lo[2]));
         const long bx = cb.hi[0] - cb.lo[0] + 1, by = cb.hi[1] - cb.lo[1] + 1;
         int* m = mark.data() + blocks.first_cell(n);
         // Neighbours in a row mostly reach the same blocks: mark those once.
         Box last;
         for (int i = i0; i <= i1; ++i) {
-          if (f[i] == 0) continue;
+          if (flag(row + (i - b.lo[0])) == 0) continue;
           const Box r = reach.blocks(IntVect{i, j, k});
           if (r == last) continue;
           last = r;
@@ -71,7 +73,9 @@ void mark_reached(const BoxSet& cells, const Kokkos::View<int*>& flag,
       });
 }
 
-}  // namespace
+}  // namespace level_tags_detail
+
+using namespace level_tags_detail;
 
 LevelTags::LevelTags(const std::vector<Box>& boxes, const std::vector<int>& owned) {
   std::vector<Box> mine;
@@ -90,6 +94,7 @@ std::vector<int> LevelTags::tagged_cells() const {
 }
 
 std::vector<int> LevelTags::reached_blocks(const TagReach& reach) const {
+  if (cells_.empty()) return {};
   // Box n of the blocks' set: the blocks that the cells of box n of cells_ can reach.
   // (LevelTags keeps no host copy of its boxes: kernels capture it.)
   const auto box = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_.box);
@@ -101,8 +106,11 @@ std::vector<int> LevelTags::reached_blocks(const TagReach& reach) const {
     items[n] = item(n);
   }
   const BoxSet blocks(ranges, items);
+  // Box n of both sets must be patch n's: no range is empty, since no box is.
+  if (blocks.size() != cells_.size())
+    throw std::logic_error("LevelTags::reached_blocks: an empty range of blocks");
   const Kokkos::View<int*> mark("tags::blocks", size_t(blocks.cells()));
-  if (!cells_.empty()) mark_reached(cells_, flag_, slot_, blocks, mark, reach);
+  mark_reached(cells_, flag_, slot_, blocks, mark, reach);
   return flagged_cells(blocks, mark);
 }
 

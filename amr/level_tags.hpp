@@ -45,8 +45,9 @@ class LevelTags {
   std::vector<int> tagged_cells() const;
   /// The blocks that the tagged cells reach (their union over the cells' reach.blocks(),
   /// unwrapped, each patch's without duplicates; patches may share some) as (i, j, k)
-  /// triples, on the host: what make_fine_boxes_from_blocks takes. A block of 4^3 cells
-  /// makes the list up to 64 times shorter than tagged_cells().
+  /// triples, on the host: what make_fine_boxes_from_blocks takes. One entry per patch
+  /// and block: with blocks of 4^3 cells and dense tags, up to 64 times fewer than
+  /// tagged_cells().
   std::vector<int> reached_blocks(const TagReach& reach) const;
 
  private:

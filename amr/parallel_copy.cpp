@@ -34,7 +34,7 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
         const FabRef from = pc.from >= 0 ? from_refs(pc.from) : FabRef{};
         const FabRef from_y = blend && pc.from >= 0 ? from_y_refs(pc.from) : FabRef{};
         const FabRef to = pc.to >= 0 ? to_refs(pc.to) : FabRef{};
-        double* const pbuf = pc.buf >= 0 ? buffer + pc.buf * nc : nullptr;
+        double* const pbuf = pc.buf_cell >= 0 ? buffer + pc.buf_cell * nc : nullptr;
         const IntVect sz = pc.box.size();
         int d = 0;  // along the row
         if (sz[0] < 4) {
@@ -131,12 +131,17 @@ int CopyPlan::FabTable::slot_of(int n, std::vector<int>& slot) {
   return slot[size_t(n)];
 }
 
+void CopyPlan::FabTable::allocate() {
+  if (fab.empty()) return;
+  refs = Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
+  host = Kokkos::create_mirror_view(refs);
+}
+
 void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
-  if (refs.extent(0) < fab.size()) {
-    refs =
-        Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
-    host = Kokkos::create_mirror_view(refs);
-  }
+  if (fab.empty()) return;
+  // Where the device reads host memory (host backends, unified memory) the table is
+  // written in place: the last exchange's kernels must be done with it.
+  if (host.data() == refs.data()) Kokkos::fence();
   for (size_t s = 0; s < fab.size(); ++s)
     host(s) = fab_ref(fabs[size_t(fab[s])]);
   Kokkos::deep_copy(refs, host);
@@ -175,6 +180,9 @@ void CopyPlan::build_pieces() {
   }
   upload(unpack_, host, "copy::unpack_pieces");
   src_y_.fab = src_.fab;
+  src_.allocate();
+  src_y_.allocate();
+  dst_.allocate();
 }
 
 CopyPlan CopyPlan::intersecting(const LevelLayout& src,
@@ -284,14 +292,19 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   if (device_mpi_ && !recvs_.empty()) Kokkos::fence();
   start_ = comm.emulation() ? MPI_Wtime() : 0.0;
   requests_.clear();
+  // What may allocate comes before any message is posted, as the checks above: a
+  // failure then leaves nothing in flight. The destination tables serve finish() too.
   src_.fill(src);
   if (src_y) src_y_.fill(*src_y);
+  dst_.fill(dst);
   const Refs y = src_y ? src_y_.refs : Refs();
+  const auto cells = [](const std::vector<Peer>& peers) {
+    return peers.empty() ? 0L : peers.back().first + peers.back().cells;
+  };
+  const long sent = cells(sends_) * nc;
+  if (!recvs_.empty()) recv_buf_.reserve(size_t(cells(recvs_) * nc), !device_mpi_);
+  if (!sends_.empty()) send_buf_.reserve(size_t(sent), !device_mpi_);
   // 1. Post receives.
-  if (!recvs_.empty()) {
-    const Peer& last = recvs_.back();
-    recv_buf_.reserve(size_t((last.first + last.cells) * nc), !device_mpi_);
-  }
   for (Peer& p : recvs_) {
     requests_.emplace_back();
     MPI_Irecv(message(recv_buf_, p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag,
@@ -299,13 +312,10 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   }
   // 2. Pack (one launch for every peer) and send.
   if (!sends_.empty()) {
-    const Peer& last = sends_.back();
-    const long used = (last.first + last.cells) * nc;
-    send_buf_.reserve(size_t(used), !device_mpi_);
     launch("copy::pack", pack_, src_.refs, y, Refs(), send_buf_.buf.data(), w, parity);
     // MPI reads the packed buffer: on the device once the pack has run, else its host
     // copy (deep_copy fences, and only fences where host and device share memory).
-    const std::pair<long, long> range(0, used);
+    const std::pair<long, long> range(0, sent);
     if (device_mpi_)
       Kokkos::fence();
     else
@@ -318,13 +328,12 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
               comm.raw(), &requests_.back());
   }
   // 3. Local copies (one launch) overlap the messages.
-  if (local_batch_.size > 0) {
-    dst_.fill(dst);
+  if (local_batch_.size > 0)
     launch("copy::local", local_batch_, src_.refs, y, dst_.refs, nullptr, w, parity);
-  }
 }
 
-void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
+void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
+                      const Comm& comm) {
   MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   requests_.clear();
   const Emulation* emulation = comm.emulation();
@@ -345,7 +354,6 @@ void CopyPlan::finish(std::vector<Fab>& dst, const Comm& comm) {
     Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
                       Kokkos::subview(recv_buf_.host, range));
   }
-  dst_.fill(dst);
   launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs, recv_buf_.buf.data(), 0.0,
          parity_);
 }

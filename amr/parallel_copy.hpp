@@ -76,13 +76,14 @@ class CopyPlan {
   std::vector<int> receiving_patches() const;
 
   /// One piece of a batched copy: cells `box` (destination indices) from source fab
-  /// `from` at box - shift, or from the message buffer at cell `buf` (component-major, i
-  /// fastest), into destination fab `to` or into the buffer. Fabs are slots of the
-  /// plan's tables of the fabs it reads and writes (-1: the buffer is that side). Pieces
-  /// depend on the tags only, so they are built and put on the device once per plan.
+  /// `from` at box - shift, or from the message buffer at cell `buf_cell`
+  /// (component-major, i fastest), into destination fab `to` or into the buffer. Fabs are
+  /// slots of the plan's tables of the fabs it reads and writes (-1: the buffer is that
+  /// side). Pieces depend on the tags only, so they are built and put on the device once
+  /// per plan.
   struct Piece {
     int from = -1, to = -1;
-    long buf = -1;  // cells before the piece's in the buffer
+    long buf_cell = -1;  // cells before the piece's in the buffer
     Box box;
     IntVect shift;
   };
@@ -109,6 +110,8 @@ class CopyPlan {
     typename Refs::HostMirror host;
     /// The slot of fab n, added if new (`slot` maps fab indices to slots, -1: none yet).
     int slot_of(int n, std::vector<int>& slot);
+    /// Allocate refs and host for the slots (once the slots are final).
+    void allocate();
     /// Fill refs with the FabRefs of fabs[fab[s]].
     void fill(const std::vector<Fab>& fabs);
   };

@@ -32,9 +32,9 @@ BoxList Hierarchy::tag_and_cluster(int l) {
   p.n_proper =
       std::max(cfg_.n_proper, (nghost_ + cfg_.ref_ratio[l] - 1) / cfg_.ref_ratio[l] + 1);
   p.grid_eff = cfg_.grid_eff;
-  // Every rank gathers the blocks the tags reach, reduced on each owner's device: far
-  // fewer than the tagged cells (make_fine_boxes cost 2-3% of a run going through
-  // those).
+  // Every rank gathers the blocks the tags reach, reduced on each owner's device: one
+  // entry per patch and block, where a run's dense tags gave one per cell (and
+  // make_fine_boxes cost 2-3% of a run going through those).
   const std::vector<int> all =
       comm_.all_gather(flags.reached_blocks(tag_reach(p, L.geom)));  // (i, j, k)
   std::vector<IntVect> blocks(all.size() / 3);

@@ -9,8 +9,8 @@
 namespace pw {
 
 struct TagReach {
-  IntVect buf;    // n_error_buf level-l cells in the used directions, 0 beyond
-  IntVect block;  // level-l cells per clustering block
+  IntVect buf;         // n_error_buf level-l cells in the used directions, 0 beyond
+  IntVect block_size;  // level-l cells per clustering block
   // The domain in the directions where the grown cell is clipped (not periodic, or the
   // buffer as wide as the domain), unbounded in the others.
   Box clip;
@@ -18,11 +18,11 @@ struct TagReach {
   /// The blocks (unwrapped: periodic images may lie outside the domain) that tag t
   /// reaches.
   KOKKOS_INLINE_FUNCTION Box blocks(const IntVect& t) const {
-    return coarsen(grow(Box{t, t}, buf) & clip, block);
+    return coarsen(grow(Box{t, t}, buf) & clip, block_size);
   }
   /// The blocks that some cell of b reaches: their bounding box.
   KOKKOS_INLINE_FUNCTION Box blocks(const Box& b) const {
-    return coarsen(grow(b, buf) & clip, block);
+    return coarsen(grow(b, buf) & clip, block_size);
   }
 };
 

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace pw {
 
@@ -32,8 +34,7 @@ KOKKOS_INLINE_FUNCTION long velocity_size(const Box& box) {
   return 3L * n[0] * n[1];
 }
 
-/// The factors of level g's stream function s, in one launch. A patch's velocity planes
-/// used to find their own (in 2D with 16^2 patches, their sines were 7% of a run).
+/// The factors of level g's stream function s, in one launch.
 StreamFactors stream_factors(const LevelGeom& g, const StreamFunction& s) {
   StreamFactors t;
   const Box nodes =
@@ -63,8 +64,9 @@ struct FrozenVelocity {
   int x0 = 0, y0 = 0, nx = 0;
 };
 
-/// The field f at time t, on a level whose stream factors are `t` (unless uniform).
-FrozenVelocity freeze(const VelocityField& f, double time, const StreamFactors& t) {
+/// The field f at `time`, on a level whose stream factors are `factors` (unless
+/// uniform).
+FrozenVelocity freeze(const VelocityField& f, double time, const StreamFactors& factors) {
   FrozenVelocity v;
   v.uniform = f.kind == VelocityKind::uniform;
   v.ux = f.uniform[0];
@@ -72,10 +74,10 @@ FrozenVelocity freeze(const VelocityField& f, double time, const StreamFactors& 
   v.w = f.w();
   if (v.uniform) return v;
   v.s = f.stream_at(time);
-  v.fac = t.fac.data();
-  v.x0 = t.x0;
-  v.y0 = t.y0;
-  v.nx = t.nx;
+  v.fac = factors.fac.data();
+  v.x0 = factors.x0;
+  v.y0 = factors.y0;
+  v.nx = factors.nx;
   return v;
 }
 
@@ -218,6 +220,33 @@ void advance_patches(const LevelGeom& g, const FrozenVelocity& fv, const UpdateR
       });
 }
 
+/// The least stable dt over boxes(0 .. n - 1) of a level of dimension dim, with `doubles`
+/// of scratch per team.
+double min_dt(const LevelGeom& g, const FrozenVelocity& fv, int dim,
+              const Kokkos::View<Box*>& boxes, int n, long doubles) {
+  const double ix = 1.0 / g.dx[0], iy = 1.0 / g.dx[1], iz = 1.0 / g.dx[2];
+  const size_t bytes = size_t(doubles) * sizeof(double);
+  double dt = std::numeric_limits<double>::infinity();
+  if (n == 0) return dt;
+  Kokkos::parallel_reduce(
+      "advection::stable_dt", team_policy(n, doubles),
+      KOKKOS_LAMBDA(const TeamMember& m, double& out) {
+        const Box box = boxes(m.league_rank());
+        double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
+        const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
+        // Face velocities depend on (i, j) only, so the box's lowest z plane has every
+        // transit time of the box.
+        Box plane = box;
+        plane.hi[2] = plane.lo[2];
+        const double t = team_min_cells(m, plane, [&](int i, int j, int k) {
+          return cell_transit_time(i, j, k, dim, vel, ix, iy, iz);
+        });
+        out = t < out ? t : out;
+      },
+      Kokkos::Min<double>(dt));
+  return dt;
+}
+
 }  // namespace advection_detail
 
 using namespace advection_detail;
@@ -305,6 +334,12 @@ std::vector<std::string> Advection::component_names() const {
   return names;
 }
 
+void Advection::inside_domain(const LevelGeom& g, const Box& box, const char* what) {
+  if (!g.domain.contains(box))
+    throw std::logic_error(std::string("Advection::") + what + ": box " + to_string(box) +
+                           " outside the level's domain " + to_string(g.domain));
+}
+
 advection_detail::FrozenVelocity Advection::frozen(const LevelGeom& g,
                                                    double time) const {
   const VelocityField f = field_for(g);
@@ -360,33 +395,12 @@ void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u
 
 double Advection::min_dt(const LevelGeom& g, const Kokkos::View<Box*>& boxes, int n,
                          long doubles, double time) const {
-  const FrozenVelocity fv = frozen(g, time);
-  const int dim = dim_;
-  const double ix = 1.0 / g.dx[0], iy = 1.0 / g.dx[1], iz = 1.0 / g.dx[2];
-  const size_t bytes = size_t(doubles) * sizeof(double);
-  double dt = std::numeric_limits<double>::infinity();
-  if (n == 0) return dt;
-  Kokkos::parallel_reduce(
-      "advection::stable_dt", team_policy(n, doubles),
-      KOKKOS_LAMBDA(const TeamMember& m, double& out) {
-        const Box box = boxes(m.league_rank());
-        double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
-        const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
-        // Face velocities depend on (i, j) only, so the box's lowest z plane has every
-        // transit time of the box.
-        Box plane = box;
-        plane.hi[2] = plane.lo[2];
-        const double t = team_min_cells(m, plane, [&](int i, int j, int k) {
-          return cell_transit_time(i, j, k, dim, vel, ix, iy, iz);
-        });
-        out = t < out ? t : out;
-      },
-      Kokkos::Min<double>(dt));
-  return dt;
+  return advection_detail::min_dt(g, frozen(g, time), dim_, boxes, n, doubles);
 }
 
 double Advection::stable_dt(const LevelGeom& g, const Box& box, const Array4& /*u*/,
                             double time, const Scratch& /*scratch*/) const {
+  inside_domain(g, box, "stable_dt");
   return min_dt(g, one_on_device(box), 1, velocity_size(box), time);
 }
 
@@ -404,6 +418,7 @@ void Advection::advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                         const Array4& u_new, const Array4 flux[3], double time, double dt,
                         const Scratch& /*scratch*/, const Counters& /*counters*/) const {
   if (box.empty()) return;
+  inside_domain(g, box, "advance");
   launch(g, update_refs(box, u_old, u_new, flux), scratch_size(box), time, dt);
 }
 

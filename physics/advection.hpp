@@ -73,8 +73,12 @@ class Advection : public Physics {
   /// The field with defaults that depend on the level (the domain centre) filled in.
   VelocityField field_for(const LevelGeom& g) const;
   /// field_for(g) at `time` as kernels read it, with the level's stream factors (found
-  /// at a level's first use, kept in factors_).
+  /// at a level's first use, kept in factors_: they reach the domain's nodes and 2
+  /// beyond, so a box must lie in the domain).
   advection_detail::FrozenVelocity frozen(const LevelGeom& g, double time) const;
+  /// Throws std::logic_error unless box lies in g's domain (what a patch's velocity
+  /// planes may read of the level's stream factors).
+  static void inside_domain(const LevelGeom& g, const Box& box, const char* what);
   /// The least stable dt over boxes box(0 .. n - 1), with `doubles` of scratch per team.
   double min_dt(const LevelGeom& g, const Kokkos::View<Box*>& box, int n, long doubles,
                 double time) const;

@@ -1,7 +1,7 @@
 // The prescribed advection velocities. Swirl and rotation come from a stream function
 // sampled at cell corners (nodes), so the face velocities differenced from it have an
 // exactly zero discrete divergence; the uniform field is constant. Plain data, captured
-// by kernels.
+// by kernels (StreamFactors holds a device View of a level's factors).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -16,8 +16,8 @@ namespace pw {
 enum class VelocityKind { uniform, rotation, swirl };
 
 /// A stream function frozen at one time: u = -dpsi/dy, v = +dpsi/dx. Both kinds are
-/// separable, psi(x, y) = combine(factor(x, xc), factor(y, yc)), so that a patch finds
-/// the factors once per node column and row: 2n sines for the swirl, not 2n^2.
+/// separable, psi(x, y) = combine(factor(x, xc), factor(y, yc)), so that a level finds
+/// the factors once per node column and row: 2n sines for the swirl, not n^2.
 struct StreamFunction {
   VelocityKind kind = VelocityKind::swirl;
   double a = 0.0;  // swirl: cos(pi t / T) / pi; rotation: -omega / 2

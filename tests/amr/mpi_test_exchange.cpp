@@ -144,8 +144,19 @@ void check_plan_reuse(int dim) {
   plan.copy(b, b, comm);
   expect_all(a, 1.0, "a");
   expect_all(b, -3.0, "b");
-  // The blend 0.25 a + 0.75 b = -2 f into b's ghosts, then a plain exchange of a new a.
-  plan.copy(CopyPlan::Blend{a, b, 0.75}, b, comm);
+  // With a0 = f: the blends 0.5 b + 0.5 a0 = -f into a's ghosts, then 0.25 a0 + 0.75 b =
+  // -2 f into b's (both states and the weight change), then a plain exchange of a new a.
+  std::vector<Fab> a0(L.size());
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) {
+      a0[p] = Fab("a0", a[p].box, 2);
+      pw::testing::set(a0[p], scaled(1.0), L.boxes[p]);
+    }
+  plan.copy(CopyPlan::Blend{b, a0, 0.5}, a, comm);
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) pw::testing::set(a[p], scaled(-1.0), L.boxes[p]);
+  expect_all(a, -1.0, "a blended");
+  plan.copy(CopyPlan::Blend{a0, b, 0.75}, b, comm);
   for (size_t p = 0; p < L.size(); ++p)
     if (L.owner[p] == comm.rank()) pw::testing::set(a[p], scaled(5.0), L.boxes[p]);
   plan.copy(a, a, comm);
