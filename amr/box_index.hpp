@@ -15,6 +15,8 @@ class BoxIndex {
   std::vector<int> query(const Box& q) const;
   /// The same into out (cleared first), whose capacity loops of queries reuse.
   void query(const Box& q, std::vector<int>& out) const;
+  /// The bounding box of the boxes: a query outside it finds none.
+  const Box& extent() const { return extent_; }
 
  private:
   bool bin_range(const Box& q, IntVect& lo, IntVect& hi) const;

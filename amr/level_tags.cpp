@@ -57,18 +57,20 @@ void mark_reached(const BoxSet& cells, const Kokkos::View<int*>& flag,
         const long row = cells.first_cell(n) + nx * ((j - b.lo[1]) + ny * (k - b.lo[2]));
         const long bx = cb.hi[0] - cb.lo[0] + 1, by = cb.hi[1] - cb.lo[1] + 1;
         int* m = mark.data() + blocks.first_cell(n);
-        // Neighbours in a row mostly reach the same blocks: mark those once.
-        Box last;
+        // The cells of a row reach the same rows of blocks (their y and z ranges depend
+        // on j and k only), and ranges along x that move up with i: each block is marked
+        // once per row, from just past the last one marked.
+        const Box rows = reach.blocks(IntVect{i0, j, k});
+        int marked = cb.lo[0] - 1;  // the highest x marked so far
         for (int i = i0; i <= i1; ++i) {
           if (flag(row + (i - b.lo[0])) == 0) continue;
           const Box r = reach.blocks(IntVect{i, j, k});
-          if (r == last) continue;
-          last = r;
-          for (int z = r.lo[2]; z <= r.hi[2]; ++z)
-            for (int y = r.lo[1]; y <= r.hi[1]; ++y)
-              for (int x = r.lo[0]; x <= r.hi[0]; ++x)
+          for (int x = r.lo[0] > marked ? r.lo[0] : marked + 1; x <= r.hi[0]; ++x)
+            for (int z = rows.lo[2]; z <= rows.hi[2]; ++z)
+              for (int y = rows.lo[1]; y <= rows.hi[1]; ++y)
                 Kokkos::atomic_fetch_or(
                     &m[(x - cb.lo[0]) + bx * ((y - cb.lo[1]) + by * (z - cb.lo[2]))], 1);
+          if (r.hi[0] > marked) marked = r.hi[0];
         }
       });
 }

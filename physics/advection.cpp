@@ -21,14 +21,15 @@ namespace advection_detail {
 
 using Plane = FaceVelocity::Plane;
 
-/// Nodes of the velocity planes of `box` in x and y: those of the box grown by 2.
-KOKKOS_INLINE_FUNCTION IntVect plane_nodes(const Box& box) {
-  const Box p = grow(box, IntVect{2, 2, 0});
+/// Nodes of the velocity planes of `box` in x and y: those of the box grown by `halo`
+/// (2: what the update reads).
+KOKKOS_INLINE_FUNCTION IntVect plane_nodes(const Box& box, int halo = 2) {
+  const Box p = grow(box, IntVect{halo, halo, 0});
   return {p.size()[0] + 1, p.size()[1] + 1, 1};
 }
 
-/// Doubles that team_face_velocity needs for `box`: two velocity planes and the nodal
-/// stream function.
+/// Doubles that team_face_velocity needs for `box` (with any halo up to 2): two velocity
+/// planes and the nodal stream function.
 KOKKOS_INLINE_FUNCTION long velocity_size(const Box& box) {
   const IntVect n = plane_nodes(box);
   return 3L * n[0] * n[1];
@@ -81,14 +82,16 @@ FrozenVelocity freeze(const VelocityField& f, double time, const StreamFactors& 
   return v;
 }
 
-/// Face velocities over the faces of box grown by 2 in x and y, filled by team m in
-/// velocity_size(box) doubles at mem.
+/// Face velocities over the faces of box grown by `halo` (0 to 2) in x and y, filled by
+/// team m in velocity_size(box) doubles at mem. A face's velocity does not depend on the
+/// halo.
 KOKKOS_INLINE_FUNCTION FaceVelocity team_face_velocity(const TeamMember& m,
                                                        const LevelGeom& g,
                                                        const FrozenVelocity& f,
-                                                       const Box& box, double* mem) {
-  const Box p = grow(box, IntVect{2, 2, 0});
-  const int ni = plane_nodes(box)[0], nj = plane_nodes(box)[1];
+                                                       const Box& box, double* mem,
+                                                       int halo) {
+  const Box p = grow(box, IntVect{halo, halo, 0});
+  const int ni = plane_nodes(box, halo)[0], nj = plane_nodes(box, halo)[1];
   const long n = long(ni) * nj;
   const Plane u(mem, nj, ni), v(mem + n, nj, ni);
   const FaceVelocity vel(u, v, p.lo[0], p.lo[1], f.w);
@@ -133,7 +136,7 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
                                          const FrozenVelocity& fv, const PatchRefs& pr,
                                          double dt, int ncomp, double* mem) {
   const Box box = pr.box;
-  const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
+  const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem, 2);
   mem += velocity_size(box);
   const Box sb = state_box<DIM>(box);
   const long ns = sb.num_cells();
@@ -233,7 +236,8 @@ double min_dt(const LevelGeom& g, const FrozenVelocity& fv, int dim,
       KOKKOS_LAMBDA(const TeamMember& m, double& out) {
         const Box box = boxes(m.league_rank());
         double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
-        const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem);
+        // Transit times read the faces of the box's cells only.
+        const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem, 0);
         // Face velocities depend on (i, j) only, so the box's lowest z plane has every
         // transit time of the box.
         Box plane = box;
