@@ -131,14 +131,13 @@ int CopyPlan::FabTable::slot_of(int n, std::vector<int>& slot) {
   return slot[size_t(n)];
 }
 
-void CopyPlan::FabTable::allocate() {
-  if (fab.empty()) return;
-  refs = Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
-  host = Kokkos::create_mirror_view(refs);
-}
-
 void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   if (fab.empty()) return;
+  if (refs.extent(0) != fab.size()) {
+    refs =
+        Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
+    host = Kokkos::create_mirror_view(refs);
+  }
   // Where the device reads host memory (host backends, unified memory) the table is
   // written in place: the last exchange's kernels must be done with it.
   if (host.data() == refs.data()) Kokkos::fence();
@@ -162,6 +161,7 @@ void CopyPlan::build_pieces() {
       first += t.box.num_cells();
     }
   }
+  send_cells_ = first;
   upload(pack_, host, "copy::pack_pieces");
   host.clear();
   for (const CopyTag& t : local_)
@@ -178,11 +178,9 @@ void CopyPlan::build_pieces() {
       first += t.box.num_cells();
     }
   }
+  recv_cells_ = first;
   upload(unpack_, host, "copy::unpack_pieces");
   src_y_.fab = src_.fab;
-  src_.allocate();
-  src_y_.allocate();
-  dst_.allocate();
 }
 
 CopyPlan CopyPlan::intersecting(const LevelLayout& src,
@@ -308,12 +306,8 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   if (src_y) src_y_.fill(*src_y);
   dst_.fill(dst);
   const Refs y = src_y ? src_y_.refs : Refs();
-  const auto cells = [](const std::vector<Peer>& peers) {
-    return peers.empty() ? 0L : peers.back().first + peers.back().cells;
-  };
-  const long sent = cells(sends_) * nc;
-  if (!recvs_.empty()) recv_buf_.reserve(size_t(cells(recvs_) * nc), !device_mpi_);
-  if (!sends_.empty()) send_buf_.reserve(size_t(sent), !device_mpi_);
+  if (!recvs_.empty()) recv_buf_.reserve(size_t(recv_cells_ * nc), !device_mpi_);
+  if (!sends_.empty()) send_buf_.reserve(size_t(send_cells_ * nc), !device_mpi_);
   // 1. Post receives.
   for (Peer& p : recvs_) {
     requests_.emplace_back();
@@ -325,7 +319,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     launch("copy::pack", pack_, src_.refs, y, Refs(), send_buf_.buf.data(), w, parity);
     // MPI reads the packed buffer: on the device once the pack has run, else its host
     // copy (deep_copy fences, and only fences where host and device share memory).
-    const std::pair<long, long> range(0, sent);
+    const std::pair<long, long> range(0, send_cells_ * nc);
     if (device_mpi_)
       Kokkos::fence();
     else
@@ -359,8 +353,7 @@ void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
   // 4. Unpack (one launch for every peer), in the plan's order.
   if (recvs_.empty()) return;
   if (!device_mpi_) {
-    const Peer& last = recvs_.back();
-    const std::pair<long, long> range(0, (last.first + last.cells) * ncomp_);
+    const std::pair<long, long> range(0, recv_cells_ * ncomp_);
     Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
                       Kokkos::subview(recv_buf_.host, range));
   }

@@ -110,9 +110,7 @@ class CopyPlan {
     typename Refs::HostMirror host;
     /// The slot of fab n, added if new (`slot` maps fab indices to slots, -1: none yet).
     int slot_of(int n, std::vector<int>& slot);
-    /// Allocate refs and host for the slots (once the slots are final).
-    void allocate();
-    /// Fill refs with the FabRefs of fabs[fab[s]].
+    /// Fill refs with the FabRefs of fabs[fab[s]] (allocated at the first fill).
     void fill(const std::vector<Fab>& fabs);
   };
   /// A message buffer for all peers of one direction (device), and where MPI reads or
@@ -142,6 +140,7 @@ class CopyPlan {
   Batch pack_, local_batch_, unpack_;
   FabTable src_, src_y_, dst_;  // src_y_: the blend's second state, src_'s slots
   MessageBuffer send_buf_, recv_buf_;
+  long send_cells_ = 0, recv_cells_ = 0;  // of all peers
   // The exchange in flight.
   std::vector<MPI_Request> requests_;
   int ncomp_ = 0;

@@ -17,7 +17,7 @@ enum class VelocityKind { uniform, rotation, swirl };
 
 /// A stream function frozen at one time: u = -dpsi/dy, v = +dpsi/dx. Both kinds are
 /// separable, psi(x, y) = combine(factor(x, xc), factor(y, yc)), so that a level finds
-/// the factors once per node column and row: 2n sines for the swirl, not n^2.
+/// the factors once per node column and row: 2n sines for the swirl, not 2n^2.
 struct StreamFunction {
   VelocityKind kind = VelocityKind::swirl;
   double a = 0.0;  // swirl: cos(pi t / T) / pi; rotation: -omega / 2
