@@ -75,10 +75,12 @@ void Hierarchy::allocate(Level& L, Level* old) {
   if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
+  // The update writes every face's flux of its patches before anything reads them.
   for (int d = 0; d < 3; ++d)
     L.flux[d] = d < cfg_.geom0.dim
                     ? LevelData("flux", L.layout, L.geom, ncomp_, IntVect{}, me, d,
-                                old ? old->flux[d].release_storage() : none)
+                                old ? old->flux[d].release_storage() : none,
+                                LevelData::Values::unset)
                     : LevelData();
 }
 
@@ -254,7 +256,11 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     interiors[p] = {next.boxes[p]};
   CopyPlan move = CopyPlan::intersecting(L.layout, interiors, next.owner, {}, me);
   move.copy(L.u_new.fabs(), N.u_new.fabs(), comm_);
-  N.u_old = N.u_new.like("u_old", -1, L.u_new.release_storage());
+  // What the next step writes its new state into (every interior cell) and then takes
+  // as its state, its ghosts filled before it is read: a finer level's time
+  // interpolation reads this level's u_old only once this level has stepped.
+  N.u_old =
+      N.u_new.like("u_old", -1, L.u_new.release_storage(), LevelData::Values::unset);
   L = std::move(N);
   build_plans(l);
   if (l < finest_level()) build_plans(l + 1);

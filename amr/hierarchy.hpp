@@ -144,10 +144,11 @@ class Hierarchy {
   void build_plans(int l);
   /// Physics scratch for the largest owned patch of L (one buffer, grown when needed).
   Scratch largest_scratch(const Level& L) const;
-  /// L's fields, every value 0. With `old`, the level L replaces at a regrid: L's u_new
-  /// and fluxes take the memory of old's u_old and fluxes (nothing reads them before the
-  /// level's next step writes them), and L's u_old is left for the caller to make in
-  /// old's u_new's memory once it has been copied from (remap).
+  /// L's fields: the states' values 0, the fluxes' unset (the update writes them all
+  /// before anything reads them). With `old`, the level L replaces at a regrid: L's
+  /// u_new and fluxes take the memory of old's u_old and fluxes, and L's u_old is left
+  /// for the caller to make in old's u_new's memory once it has been copied from
+  /// (remap).
   void allocate(Level& L, Level* old = nullptr);
   Level make_level(int l, const LevelLayout& layout) const;
   IntVect ghosts() const { return IntVect::in_dims(cfg_.geom0.dim, nghost_, 0); }

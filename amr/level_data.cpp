@@ -1,12 +1,32 @@
 #include "amr/level_data.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "amr/box_index.hpp"
 #include "amr/device_array.hpp"
 #include "amr/level_plans.hpp"
 
 namespace pw {
+
+// Kernels in free functions of a named namespace, not in members (CUDA's rule for
+// extended lambdas).
+namespace level_data_detail {
+
+bool poison_unset = false;  // LevelData::poison_unset_values
+
+/// p[0 .. n - 1] = NaN.
+void fill_nan(double* p, long n) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Kokkos::parallel_for(
+      "LevelData::poison",
+      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(0, n),
+      KOKKOS_LAMBDA(long i) { p[i] = nan; });
+}
+
+}  // namespace level_data_detail
+
+using level_data_detail::poison_unset;
 
 /// What a LevelData builds on first use and fields of its shape share.
 struct LevelData::Plans {
@@ -36,7 +56,7 @@ struct LevelData::Plans {
 
 LevelData::LevelData(const std::string& label, const LevelLayout& layout,
                      const LevelGeom& geom, int ncomp, const IntVect& ghost, int my_rank,
-                     int face_dir, Kokkos::View<double*> storage)
+                     int face_dir, Kokkos::View<double*> storage, Values values)
     : label_(label),
       layout_(layout),
       geom_(geom),
@@ -52,13 +72,22 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
     const Box& b = layout.boxes[p];
     boxes[p] = face_dir < 0 ? grow(b, ghost) : faces(b, face_dir);
   }
-  memory_ = zeroed_fabs(label, boxes, ncomp, fabs_, std::move(storage));
+  memory_ = values == Values::zero
+                ? zeroed_fabs(label, boxes, ncomp, fabs_, std::move(storage))
+                : pooled_fabs(label, boxes, ncomp, fabs_, std::move(storage));
+  if (values == Values::unset && poison_unset)
+    level_data_detail::fill_nan(memory_.data(), long(pooled_size(boxes, ncomp)));
+}
+
+void LevelData::poison_unset_values(bool on) {
+  poison_unset = on;
 }
 
 LevelData LevelData::like(const std::string& label, int ncomp,
-                          Kokkos::View<double*> storage) const {
+                          Kokkos::View<double*> storage, Values values) const {
   const int nc = ncomp < 0 ? ncomp_ : ncomp;
-  LevelData d(label, layout_, geom_, nc, ghost_, rank_, face_dir_, std::move(storage));
+  LevelData d(label, layout_, geom_, nc, ghost_, rank_, face_dir_, std::move(storage),
+              values);
   if (nc == ncomp_) d.plans_ = plans_;  // the coarse-fine scratch has ncomp_ components
   return d;
 }

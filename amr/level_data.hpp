@@ -24,18 +24,26 @@ namespace pw {
 class LevelData {
  public:
   LevelData() = default;
+  /// A new field's values: 0, or left as the memory holds them, for a field that its
+  /// writer fills wholly before anything reads it (a step's face fluxes, the storage a
+  /// step writes its new state into): zeroing those took a pass over the level's memory
+  /// at every regrid.
+  enum class Values { zero, unset };
   /// Allocate a Fab on each box of `layout` that `my_rank` owns: the box grown by
   /// `ghost` (use 0 in unused directions), or with face_dir = d the faces normal to d of
   /// the box (face-centred data; no ghost verbs then). Other patches stay empty. Every
-  /// value is 0. The fabs are put in `storage` (from release_storage) where it is large
-  /// enough, else in a new allocation.
+  /// value is 0 (unless `values` is unset). The fabs are put in `storage` (from
+  /// release_storage) where it is large enough, else in a new allocation.
   LevelData(const std::string& label, const LevelLayout& layout, const LevelGeom& geom,
             int ncomp, const IntVect& ghost, int my_rank, int face_dir = -1,
-            Kokkos::View<double*> storage = {});
+            Kokkos::View<double*> storage = {}, Values values = Values::zero);
   /// A new field of the same shape (layout, geometry, ghost width, components unless
   /// given), sharing this one's plans.
   LevelData like(const std::string& label, int ncomp = -1,
-                 Kokkos::View<double*> storage = {}) const;
+                 Kokkos::View<double*> storage = {}, Values values = Values::zero) const;
+  /// For tests: fields made with unset values get NaN in every value (from now on, in
+  /// this process), so that a read of one before it is written shows in the answer.
+  static void poison_unset_values(bool on);
   /// Gives up this field's memory for a new field to reuse (a regrid's new level takes
   /// the old one's: no fresh pages to fault in, no cudaMalloc), leaving it empty. Empty
   /// where a copy of this LevelData still holds the memory; a Fab, Array4 or FabRef
