@@ -77,22 +77,26 @@ inline Kokkos::View<double*> pooled_fabs(const std::string& label,
   return pool;
 }
 
-/// pooled_fabs with every value 0, in one launch over the pool. A kernel, not
-/// deep_copy: on host backends Kokkos 4 zeroes with one thread's memset, which would
-/// also place every page on that thread's NUMA domain (first touch).
+/// pool(0 .. n - 1) = value, in one launch labelled `label`. A kernel, not deep_copy: on
+/// host backends Kokkos 4 fills with one thread's memset, which would also place every
+/// page on that thread's NUMA domain (first touch).
+inline void fill_pool(const char* label, const Kokkos::View<double*>& pool, long n,
+                      double value) {
+  if (n == 0) return;  // no launch on ranks that own none
+  double* p = pool.data();
+  Kokkos::parallel_for(
+      label,
+      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(0, n),
+      KOKKOS_LAMBDA(long i) { p[i] = value; });
+}
+
+/// pooled_fabs with every value 0.
 inline Kokkos::View<double*> zeroed_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
                                          std::vector<Fab>& fabs,
                                          Kokkos::View<double*> reuse = {}) {
   Kokkos::View<double*> pool = pooled_fabs(label, boxes, ncomp, fabs, std::move(reuse));
-  const long used = long(pooled_size(boxes, ncomp));
-  if (used == 0) return pool;  // no launch on ranks that own none
-  double* p = pool.data();
-  Kokkos::parallel_for(
-      "zeroed_fabs",
-      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(0,
-                                                                                  used),
-      KOKKOS_LAMBDA(long i) { p[i] = 0.0; });
+  fill_pool("zeroed_fabs", pool, long(pooled_size(boxes, ncomp)), 0.0);
   return pool;
 }
 

@@ -9,24 +9,11 @@
 
 namespace pw {
 
-// Kernels in free functions of a named namespace, not in members (CUDA's rule for
-// extended lambdas).
-namespace level_data_detail {
+namespace {
 
 bool poison_unset = false;  // LevelData::poison_unset_values
 
-/// p[0 .. n - 1] = NaN.
-void fill_nan(double* p, long n) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  Kokkos::parallel_for(
-      "LevelData::poison",
-      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<long>>(0, n),
-      KOKKOS_LAMBDA(long i) { p[i] = nan; });
-}
-
-}  // namespace level_data_detail
-
-using level_data_detail::poison_unset;
+}  // namespace
 
 /// What a LevelData builds on first use and fields of its shape share.
 struct LevelData::Plans {
@@ -76,7 +63,8 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
                 ? zeroed_fabs(label, boxes, ncomp, fabs_, std::move(storage))
                 : pooled_fabs(label, boxes, ncomp, fabs_, std::move(storage));
   if (values == Values::unset && poison_unset)
-    level_data_detail::fill_nan(memory_.data(), long(pooled_size(boxes, ncomp)));
+    fill_pool("LevelData::poison", memory_, long(pooled_size(boxes, ncomp)),
+              std::numeric_limits<double>::quiet_NaN());
 }
 
 void LevelData::poison_unset_values(bool on) {
