@@ -4,7 +4,8 @@
 // level's old and new states; then the physical boundaries: the walls' rules, and where
 // a face takes the exact state (a time-dependent inflow), the physics module's state at
 // the fill's time. In two halves, so that the stepper can update the patches whose ghost
-// cells are this rank's alone between them.
+// cells are this rank's alone between them. The coarse-fine part is timed as its own
+// phase.
 #include "amr/hierarchy.hpp"
 
 namespace pw {
@@ -27,6 +28,9 @@ void Hierarchy::fill_ghosts_begin(int l, double time) {
     double a = span > 0 ? (time - C.t_old) / span : 1.0;
     if (time >= C.t_new) a = 1.0;
     if (time <= C.t_old) a = 0.0;
+    // A phase of its own (nested: charged here, not to the ghost fill): on refined
+    // levels it can cost more than the same-level exchange.
+    PhaseTimers::Scope cf_timer(timers_, "coarse-fine fill");
     L.u_new.fill_from_coarse(C.u_old, C.u_new, a, cfg_.ratio(l - 1), interp_, bcs_,
                              comm_);
   }

@@ -3,8 +3,11 @@
 // with a third argument m, a level of m^3 such patches advanced in one launch per call
 // (the run's level-wide update), its data (about 100 MB at m = 4, n = 32) far larger than
 // a core's L2, as a run's level is. Ghost cells hold the initial data; nothing fills
-// them. Prints the median time per call and cell-updates/s.
-//   build/tools/bench/bench_kernel [n] [calls] [m]
+// them. Prints the median time per call and cell-updates/s. With --fill (a level only)
+// it also times, in the same process, the level's same-level ghost fill (the periodic
+// level's every ghost cell) and a copy of every cell of the level, ghosts included: what
+// streaming the level's memory once costs, the floor of a pass over it.
+//   build/tools/bench/bench_kernel [n] [calls] [m] [--fill]
 #include <fmt/format.h>
 #include <mpi.h>
 #include <CLI/CLI.hpp>
@@ -15,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "amr/comm.hpp"
 #include "amr/deck.hpp"
+#include "amr/level_data.hpp"
 #include "physics/advection.hpp"
 
 namespace {
@@ -30,12 +35,17 @@ int run(int argc, char** argv) {
   CLI::Option* level_opt =
       cli.add_option("m", m, "patches a side of a level (omitted: one patch)")
           ->check(CLI::Range(1, 4096));
+  bool fill = false;
+  cli.add_flag("--fill", fill,
+               "also time the level's ghost fill and a copy of the whole level");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli.exit(e) == 0 ? 0 : 2;
   }
   const bool level = level_opt->count() > 0;
+  if (fill && !level)
+    throw std::invalid_argument("bench_kernel: --fill needs a level (give m)");
   if (long(m) * n > 4096)
     throw std::invalid_argument("bench_kernel: m * n must be at most 4096 cells a side");
   const pw::Deck deck = pw::Deck::parse("[advection]\nvelocity = \"swirl\"\n", "bench");
@@ -65,22 +75,48 @@ int run(int argc, char** argv) {
       adv.advance(g, g.domain, u[0].array(), u_new[0].array(), fl, 0.0, dt, scratch,
                   pw::Counters());
   };
-  call();  // untimed: the first level update builds the patches' device references
-  std::vector<double> secs;
-  for (int r = 0; r < repeats; ++r) {
-    Kokkos::fence();
-    const double t0 = MPI_Wtime();
-    call();
-    Kokkos::fence();
-    secs.push_back(MPI_Wtime() - t0);
-  }
-  std::sort(secs.begin(), secs.end());
-  const double median = secs[secs.size() / 2];
+  const pw::Comm comm;
+  // The median seconds of `repeats` timed calls of f, after one untimed call (the first
+  // level update builds the patches' device references, the first fill its plan).
+  const auto median_seconds = [&](const auto& f) {
+    f();
+    std::vector<double> secs;
+    for (int r = 0; r < repeats; ++r) {
+      Kokkos::fence();
+      const double t0 = MPI_Wtime();
+      f();
+      Kokkos::fence();
+      secs.push_back(MPI_Wtime() - t0);
+    }
+    std::sort(secs.begin(), secs.end());
+    return secs[secs.size() / 2];
+  };
+  const double median = median_seconds(call);
   const std::string what = level ? fmt::format("a level of {}^3 patches of {}^3", m, n)
                                  : fmt::format("one {}^3 patch", n);
+  const double cells = double(g.domain.num_cells());
   fmt::print(
       "advection kernel, {}, {} calls: median {:.3f} ms, {:.1f} M cell-updates/s\n", what,
-      repeats, 1e3 * median, g.domain.num_cells() / median / 1e6);
+      repeats, 1e3 * median, cells / median / 1e6);
+  if (!fill) return 0;
+  // Every fab is its box grown by the ghost width, so the ghost cells are the fabs'
+  // cells less the level's.
+  double fab_cells = 0;
+  for (size_t p = 0; p < layout.size(); ++p)
+    fab_cells += double(u[p].box.num_cells());
+  const double ghost_cells = fab_cells - cells;
+  const double fill_s = median_seconds([&] { u.fill_boundary(comm); });
+  const double copy_s = median_seconds([&] { u_new.copy_from(u); });
+  fmt::print(
+      "ghost fill, {} ghost cells ({:.0f}% of the cells): median {:.3f} ms, {:.0f}% of "
+      "the update's time, {:.2f} ns per ghost cell\n",
+      ghost_cells, 100 * ghost_cells / cells, 1e3 * fill_s, 100 * fill_s / median,
+      1e9 * fill_s / ghost_cells);
+  fmt::print(
+      "copy of the whole level ({} cells, ghosts included): median {:.3f} ms, {:.2f} ns "
+      "per cell, {:.1f} GB/s read + written\n",
+      fab_cells, 1e3 * copy_s, 1e9 * copy_s / fab_cells,
+      2 * 8 * fab_cells / copy_s / 1e9);
   return 0;
 }
 

@@ -33,8 +33,9 @@ def report(runs, label, reference=None, reference_name="the reference", steps=No
     vs = f" ({rate / reference:.2f}x {reference_name} {reference / 1e6:.1f} M)" if reference else ""
     print(f"{label}: cell-updates/s {rate / 1e6:.2f} M{vs}, wall {wall:.2f} s, "
           f"all runs: {', '.join(f'{r[0] / 1e6:.2f}' for r in runs)} M")
+    width = max([12] + [len(name) for name in runs[0][2]])
     for name in sorted(runs[0][2]):
         seconds = statistics.median(r[2][name] for r in runs)
         per_step = f"  {1e3 * seconds / steps:8.1f} ms per coarse step" if steps else ""
-        print(f"    {name:<12} {seconds:8.3f} s  {100 * seconds / wall:5.1f}%{per_step}")
+        print(f"    {name:<{width}} {seconds:8.3f} s  {100 * seconds / wall:5.1f}%{per_step}")
     return {r[3] for r in runs}
