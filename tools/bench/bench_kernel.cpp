@@ -99,11 +99,8 @@ int run(int argc, char** argv) {
       "advection kernel, {}, {} calls: median {:.3f} ms, {:.1f} M cell-updates/s\n", what,
       repeats, 1e3 * median, cells / median / 1e6);
   if (!fill) return 0;
-  // Every fab is its box grown by the ghost width, so the ghost cells are the fabs'
-  // cells less the level's.
-  double fab_cells = 0;
-  for (size_t p = 0; p < layout.size(); ++p)
-    fab_cells += double(u[p].box.num_cells());
+  // The fabs hold the level's cells and its ghost cells.
+  const double fab_cells = double(u.fab_boxes().cells());
   const double ghost_cells = fab_cells - cells;
   const double fill_s = median_seconds([&] { u.fill_boundary(comm); });
   const double copy_s = median_seconds([&] { u_new.copy_from(u); });
