@@ -12,7 +12,7 @@ struct Box {
   IntVect lo{0, 0, 0};
   IntVect hi{-1, -1, -1};  // default box is empty
 
-  KOKKOS_INLINE_FUNCTION constexpr Box() = default;
+  constexpr Box() = default;  // host and device alike (nvcc ignores annotations)
   KOKKOS_INLINE_FUNCTION constexpr Box(IntVect l, IntVect h) : lo(l), hi(h) {}
 
   KOKKOS_INLINE_FUNCTION constexpr bool empty() const {

@@ -61,7 +61,7 @@ KOKKOS_INLINE_FUNCTION int find_slot(const Kokkos::View<long*>& first, int size,
 }
 
 namespace detail {
-constexpr bool host_exec() {
+KOKKOS_INLINE_FUNCTION constexpr bool host_exec() {
   return Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace,
                                     Kokkos::HostSpace>::accessible;
 }

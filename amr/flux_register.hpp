@@ -91,7 +91,7 @@ class FluxRegister {
   size_t num_searched_sides() const { return searched_; }
   size_t num_pieces() const { return pieces_.size(); }
 
- private:
+  // Public for CUDA: a device lambda may not capture a View of a private type.
   struct Side {
     int patch, dir, side;
   };
@@ -100,6 +100,8 @@ class FluxRegister {
     int crse;   // coarse patch holding the cells
     Box cells;  // coarse cells (coarse patch frame) whose face is corrected
   };
+
+ private:
   int dim_ = 3;
   int ncomp_ = 0;
   IntVect ratio_;

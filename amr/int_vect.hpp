@@ -11,7 +11,7 @@ namespace pw {
 struct IntVect {
   int v[3] = {0, 0, 0};
 
-  KOKKOS_INLINE_FUNCTION constexpr IntVect() = default;
+  constexpr IntVect() = default;  // host and device alike (nvcc ignores annotations)
   KOKKOS_INLINE_FUNCTION constexpr IntVect(int x, int y, int z) : v{x, y, z} {}
   KOKKOS_INLINE_FUNCTION static constexpr IntVect uniform(int a) { return {a, a, a}; }
   /// Unit vector along direction d.

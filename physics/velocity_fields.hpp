@@ -95,7 +95,8 @@ struct FaceVelocity {
   FaceVelocity() = default;
   /// Velocities in planes u and v (same extents) whose element (0, 0) is the face of
   /// global (i, j) = (lo0, lo1).
-  FaceVelocity(const Plane& pu, const Plane& pv, int lo0, int lo1, double w_)
+  KOKKOS_INLINE_FUNCTION FaceVelocity(const Plane& pu, const Plane& pv, int lo0, int lo1,
+                                      double w_)
       : u(pu.data()), v(pv.data()), sj(long(pu.extent(1))), w(w_) {
     off = -(lo0 + sj * lo1);
   }

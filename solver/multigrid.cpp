@@ -231,7 +231,6 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
                                   bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  const int dim = f.geom.dim;
   const bool gather = c.gathered && !f.gathered;
   residual_ghosts(f, phi, swept);
   if (gather && !c.from_distributed)  // the coarsest grid, gathered as it is
