@@ -1,54 +1,8 @@
 #include "amr/boundary.hpp"
 
+#include "amr/device_array.hpp"
+
 namespace pw {
-
-namespace {
-
-/// Fill slab `ghosts` (beyond the `side` face of direction d, which lies between cells
-/// `inner` and the first ghost) for components [c0, c1) by rule f.
-void fill_slab(Fab& fab, const Box& ghosts, int d, int side, int inner, int c0, int c1,
-               const FaceBc& f, double dx) {
-  const Array4 a = fab.array();
-  const BcKind kind = f.kind;
-  const double value = f.value;
-  const int s = side == 0 ? -1 : 1;  // outward
-  for_each_cell(
-      "amr::physical_boundary", ghosts, KOKKOS_LAMBDA(int i, int j, int k) {
-        IntVect g{i, j, k};
-        const int m = (g[d] - inner) * s;  // 1 for the nearest ghost
-        IntVect in = g, mirror = g;
-        in[d] = inner;
-        mirror[d] = inner - s * (m - 1);
-        for (int c = c0; c < c1; ++c) {
-          const double u = a(mirror[0], mirror[1], mirror[2], c);
-          double v = u;
-          switch (kind) {
-            case BcKind::outflow:
-            case BcKind::exact:  // the hierarchy overwrites these with the exact state
-              v = a(in[0], in[1], in[2], c);
-              break;
-            case BcKind::reflect_even:
-              v = u;
-              break;
-            case BcKind::reflect_odd:
-              v = -u;
-              break;
-            case BcKind::dirichlet:
-              v = 2.0 * value - u;
-              break;
-            case BcKind::neumann:
-              v = u + value * dx * (2 * m - 1);
-              break;
-            case BcKind::fixed:
-              v = value;
-              break;
-          }
-          a(i, j, k, c) = v;
-        }
-      });
-}
-
-}  // namespace
 
 bool parse_bc_kind(const std::string& name, BcKind& kind) {
   const std::pair<const char*, BcKind> names[] = {{"outflow", BcKind::outflow},
@@ -84,24 +38,111 @@ bool has_exact_face(const BcSet& bcs, int d, int side) {
 }
 
 void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs) {
-  const int nc = fab.ncomp();
-  for (int d = 0; d < geom.dim; ++d) {
-    if (geom.periodic[d]) continue;
+  WallFill(geom, {fab.box}).apply(fab_refs({fab}), bcs);
+}
+
+namespace {
+
+bool same_conditions(const BcSet& a, const BcSet& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t c = 0; c < a.size(); ++c)
+    for (int d = 0; d < 3; ++d)
+      if (!(a[c].lo[d] == b[c].lo[d]) || !(a[c].hi[d] == b[c].hi[d])) return false;
+  return true;
+}
+
+}  // namespace
+
+WallFill::WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes)
+    : geom_(geom) {
+  for (int d = 0; d < geom.dim; ++d)
     for (int side = 0; side < 2; ++side) {
-      const Box ghosts = ghosts_beyond(geom, fab.box, d, side);
-      if (ghosts.empty()) continue;
-      const int inner = side == 0 ? geom.domain.lo[d] : geom.domain.hi[d];
-      // One launch per run of components with the same condition on this face.
-      for (int c0 = 0; c0 < nc;) {
-        const FaceBc& f = bcs[size_t(c0)].face(d, side);
-        int c1 = c0 + 1;
-        while (c1 < nc && bcs[size_t(c1)].face(d, side) == f)
-          ++c1;
-        fill_slab(fab, ghosts, d, side, inner, c0, c1, f, geom.dx[d]);
-        c0 = c1;
+      std::vector<Box> slabs;
+      std::vector<int> fabs;
+      for (size_t n = 0; n < fab_boxes.size(); ++n) {
+        if (fab_boxes[n].empty()) continue;
+        const Box ghosts = ghosts_beyond(geom, fab_boxes[n], d, side);
+        if (ghosts.empty()) continue;
+        slabs.push_back(ghosts);
+        fabs.push_back(int(n));
       }
+      if (!slabs.empty()) slabs_[d][side] = BoxSet(slabs, fabs);
     }
-  }
+}
+
+const Kokkos::View<FaceBc*>& WallFill::table(const BcSet& bcs) {
+  for (const Table& t : tables_)
+    if (same_conditions(t.bcs, bcs)) return t.faces;
+  // A field is filled with one or two sets of conditions (multigrid: the problem's and
+  // their homogeneous form); more than a few means a caller builds new ones each time.
+  if (tables_.size() >= 4) tables_.erase(tables_.begin());
+  const size_t nc = bcs.size();
+  std::vector<FaceBc> host(6 * nc);
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side)
+      for (size_t c = 0; c < nc; ++c)
+        host[size_t(2 * d + side) * nc + c] = bcs[c].face(d, side);
+  tables_.push_back({bcs, device_copy("amr::wall_conditions", host)});
+  return tables_.back().faces;
+}
+
+void WallFill::apply(const Kokkos::View<FabRef*>& refs, const BcSet& bcs) {
+  const int nc = int(bcs.size());
+  bool any = false;
+  for (int d = 0; d < geom_.dim; ++d)
+    any = any || !slabs_[d][0].empty() || !slabs_[d][1].empty();
+  if (!any || nc == 0) return;
+  const Kokkos::View<FaceBc*> faces = table(bcs);
+  // Direction by direction, so that edges and corners take the later direction's rule
+  // (they read ghost cells the earlier one wrote); the two sides one after the other,
+  // as on a domain narrower than the ghost layers one side's mirror cells are the
+  // other's ghosts.
+  for (int d = 0; d < geom_.dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const BoxSet& slabs = slabs_[d][side];
+      if (slabs.empty()) continue;
+      const int inner = side == 0 ? geom_.domain.lo[d] : geom_.domain.hi[d];
+      const int s = side == 0 ? -1 : 1;  // outward
+      const double dx = geom_.dx[d];
+      const int first = (2 * d + side) * nc;
+      for_each_box_cell(
+          "amr::physical_boundary", slabs, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+            const FabRef a = refs(n);
+            IntVect g{i, j, k};
+            const int m = (g[d] - inner) * s;  // 1 for the nearest ghost
+            IntVect in = g, mirror = g;
+            in[d] = inner;
+            mirror[d] = inner - s * (m - 1);
+            for (int c = 0; c < nc; ++c) {
+              const FaceBc f = faces(first + c);
+              const double u = a(mirror[0], mirror[1], mirror[2], c);
+              double v = u;
+              switch (f.kind) {
+                case BcKind::outflow:
+                case BcKind::exact:  // the hierarchy overwrites these with the exact
+                                     // state
+                  v = a(in[0], in[1], in[2], c);
+                  break;
+                case BcKind::reflect_even:
+                  v = u;
+                  break;
+                case BcKind::reflect_odd:
+                  v = -u;
+                  break;
+                case BcKind::dirichlet:
+                  v = 2.0 * f.value - u;
+                  break;
+                case BcKind::neumann:
+                  v = u + f.value * dx * (2 * m - 1);
+                  break;
+                case BcKind::fixed:
+                  v = f.value;
+                  break;
+              }
+              a(i, j, k, c) = v;
+            }
+          });
+    }
 }
 
 void fill_outflow(const LevelGeom& geom, Fab& fab) {

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "amr/box_set.hpp"
 #include "amr/fab.hpp"
+#include "amr/field3.hpp"
 #include "amr/level_geom.hpp"
 
 namespace pw {
@@ -57,6 +59,30 @@ bool parse_bc_kind(const std::string& name, BcKind& kind);
 /// the mirror cell m - 1 inside. Pre: the cells of fab.box inside the domain that these
 /// read are filled; bcs.size() == fab.ncomp().
 void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs);
+
+/// fill_physical_boundary over many fabs at once: one launch per non-periodic face of the
+/// domain (direction and side, in that function's order), over every fab's ghost cells
+/// beyond it and every component, instead of one per fab, face and run of components
+/// that share a condition. Built once per set of fab boxes; a condition table is kept
+/// per BcSet it is applied with.
+class WallFill {
+ public:
+  WallFill() = default;
+  /// fab_boxes[n]: the box (ghosts included) of fab n, empty for a fab not to fill.
+  WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes);
+  /// Fill the fabs refs(n) (n as in fab_boxes) by bcs (bcs.size() == their components).
+  void apply(const Kokkos::View<FabRef*>& refs, const BcSet& bcs);
+
+ private:
+  LevelGeom geom_;
+  BoxSet slabs_[3][2];  // [d][side]: the ghost cells beyond that face, item: the fab
+  struct Table {
+    BcSet bcs;
+    Kokkos::View<FaceBc*> faces;  // (2 d + side) * ncomp + c
+  };
+  std::vector<Table> tables_;
+  const Kokkos::View<FaceBc*>& table(const BcSet& bcs);
+};
 
 /// The ghost cells of fab.box beyond face (d, side) of the domain (edges and corners
 /// included), or an empty box when d is periodic or the fab does not reach past it.

@@ -237,19 +237,19 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
     CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
         .copy(C.u_new.fabs(), crse, comm_);
+    const Kokkos::View<FabRef*> crse_refs = fab_refs(crse);
+    WallFill(C.geom, crse_boxes).apply(crse_refs, bcs_);
     std::vector<FineRegion> regions;  // one launch for all of them
     std::vector<Box> cells;
     for (size_t p = 0; p < n; ++p) {
       if (!N.owns(int(p), me) || uncovered[p].empty()) continue;
-      fill_physical_boundary(C.geom, crse[p], bcs_);  // launches only beside a wall
       for (const Box& b : uncovered[p]) {
         regions.push_back({int(p), b});
         cells.push_back(coarsen(b, r));
       }
     }
-    interpolate_regions(fab_refs(crse), N.u_new.refs(),
-                        device_copy("remap::regions", regions), BoxSet(cells), r,
-                        N.geom.dim, interp_, ncomp_);
+    interpolate_regions(crse_refs, N.u_new.refs(), device_copy("remap::regions", regions),
+                        BoxSet(cells), r, N.geom.dim, interp_, ncomp_);
   }
   std::vector<BoxList> interiors(n);
   for (size_t p = 0; p < n; ++p)

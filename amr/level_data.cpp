@@ -39,6 +39,7 @@ struct LevelData::Plans {
   BoxSet cf_set;
   bool groups_built = false;
   PatchGroup on_rank, in_messages;
+  std::unique_ptr<WallFill> walls;  // the owned fabs' ghost cells beyond the walls
 };
 
 LevelData::LevelData(const std::string& label, const LevelLayout& layout,
@@ -185,8 +186,14 @@ void LevelData::fill_boundary_finish(const Comm& comm) {
 }
 
 void LevelData::fill_physical_boundary(const BcSet& bcs) {
-  for (size_t p = 0; p < size(); ++p)
-    if (owns(p)) pw::fill_physical_boundary(geom_, fabs_[p], bcs);
+  std::unique_ptr<WallFill>& walls = plans_->walls;
+  if (!walls) {
+    std::vector<Box> boxes(size());
+    for (size_t p = 0; p < size(); ++p)
+      if (owns(p)) boxes[p] = fabs_[p].box;
+    walls = std::make_unique<WallFill>(geom_, boxes);
+  }
+  walls->apply(refs(), bcs);
 }
 
 void LevelData::fill_from_coarse(const LevelData& crse_old, const LevelData& crse_new,

@@ -35,6 +35,7 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
   plan_ =
       CopyPlan::intersecting(crse, crse_regions_, fine.layout().owner, shifts, my_rank);
   refs_ = fab_refs(crse_);
+  walls_ = WallFill(crse_geom, scratch);
   std::vector<Box> cells;
   std::vector<FineRegion> regions;
   for (size_t p = 0; p < n; ++p) {
@@ -61,9 +62,7 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
     plan_.copy(crse_new.fabs(), crse_, comm, tag);
   else
     plan_.copy(CopyPlan::Blend{crse_old.fabs(), crse_new.fabs(), a}, crse_, comm, tag);
-  for (size_t p = 0; p < fine.size(); ++p)  // launches only beside a wall
-    if (fine.owns(p) && !cf_regions_[p].empty())
-      fill_physical_boundary(crse_geom_, crse_[p], crse_bcs);
+  walls_.apply(refs_, crse_bcs);
   interpolate_regions(refs_, fine.refs(), regions_, region_cells_, ratio_, dim_, interp,
                       fine.ncomp());
 }

@@ -42,6 +42,7 @@ class CoarseFineFill {
   Kokkos::View<FabRef*> refs_;
   Kokkos::View<FineRegion*> regions_;
   BoxSet region_cells_;
+  WallFill walls_;  // crse_'s cells beyond the coarse domain's walls
 };
 
 /// Replaces coarse cells under fine patches by the average of the fine cells.

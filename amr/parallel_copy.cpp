@@ -11,7 +11,9 @@
 
 namespace pw {
 
-namespace {
+// A named namespace, not an unnamed one: CUDA does not support extended lambdas in
+// functions of internal linkage (the launch can fail at run time).
+namespace copy_detail {
 
 /// Every piece in one launch (a team per piece, its rows over the team's threads), not a
 /// launch per piece: an exchange has hundreds of thin pieces, of very different sizes
@@ -93,7 +95,9 @@ bool same_shape(const Fab& x, const Fab& y) {
          a.cstride == b.cstride && x.ncomp() == y.ncomp();
 }
 
-}  // namespace
+}  // namespace copy_detail
+
+using namespace copy_detail;
 
 CopyPlan::CopyPlan(const std::vector<CopyTag>& tags, const std::vector<int>& src_owner,
                    const std::vector<int>& dst_owner, int my_rank) {

@@ -75,13 +75,13 @@ class Physics {
   virtual EllipticFields elliptic() const { return {}; }
   /// The components self-gravity works on (none by default).
   virtual GravityFields gravity() const { return {}; }
-  /// The impulse of gravity over dt on `box` of u: momenta += dt rho g with g = -grad
-  /// phi (centred differences of component 0 of phi, whose first ghost layer is
-  /// filled), and the total energy gains the kinetic energy that adds. The solver calls
-  /// it after each level's solve; only modules with gravity() implement it.
-  virtual void gravity_kick(const LevelGeom& /*g*/, const Box& /*box*/,
-                            const Array4& /*u*/, const Array4& /*phi*/,
-                            double /*dt*/) const {}
+  /// The impulse of gravity over dt on the owned patches of u (in one launch):
+  /// momenta += dt rho g with g = -grad phi (centred differences of component 0 of phi,
+  /// the same layout, its first ghost layer filled), and the total energy gains the
+  /// kinetic energy that adds. The solver calls it after each level's solve; only
+  /// modules with gravity() implement it.
+  virtual void gravity_kick(const LevelGeom& /*g*/, LevelData& /*u*/,
+                            const LevelData& /*phi*/, double /*dt*/) const {}
   /// The events advance() counts (none by default); the run summary prints their sums.
   virtual std::vector<std::string> counter_names() const { return {}; }
   /// Doubles of scratch that stable_dt() and advance() need for `box`.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace pw {
@@ -343,9 +344,9 @@ GravityFields Hydro::gravity() const {
   return {hp_.nvars(), rho, hp_.four_pi_G};
 }
 
-void Hydro::gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
-                         const Array4& phi, double dt) const {
-  if (!box.empty()) hydro_gravity_kick(dim_, g, box, u, phi, dt);
+void Hydro::gravity_kick(const LevelGeom& g, LevelData& u, const LevelData& phi,
+                         double dt) const {
+  hydro_gravity_kick(dim_, g, u.interiors(), u.refs(), phi.refs(), dt);
 }
 
 std::vector<std::string> Hydro::counter_names() const {
@@ -378,21 +379,57 @@ void Hydro::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
       });
 }
 
+namespace hydro_detail {
+
+/// 1 / sum_d (|u_d| + c) / dx_d at one cell: the time step the cell allows.
+struct CellDt {
+  HydroParams hp;
+  int dim;
+  double inv[3];
+
+  CellDt(const HydroParams& p, int d, const LevelGeom& g)
+      : hp(p), dim(d), inv{1.0 / g.dx[0], 1.0 / g.dx[1], 1.0 / g.dx[2]} {}
+
+  KOKKOS_INLINE_FUNCTION double operator()(const VarFields& f, int i, int j,
+                                           int k) const {
+    double w[max_vars];
+    to_primitive(hp, f, i, j, k, w);
+    const double c = kmath::sqrt(hp.gamma * w[pres] / w[rho]);
+    double rate = 0.0;
+    for (int d = 0; d < dim; ++d)
+      rate += (kmath::abs(w[vel + d]) + c) * inv[d];
+    return 1.0 / rate;
+  }
+};
+
+}  // namespace hydro_detail
+
 double Hydro::stable_dt(const LevelGeom& g, const Box& box, const Array4& u,
                         double /*time*/, const Scratch& /*scratch*/) const {
-  const HydroParams hp = hp_;
-  const VarFields f = fields_of(u, hp.nvars());
-  const int dim = dim_;
-  const double inv[3] = {1.0 / g.dx[0], 1.0 / g.dx[1], 1.0 / g.dx[2]};
+  const CellDt cell_dt(hp_, dim_, g);
+  const VarFields f = fields_of(u, hp_.nvars());
   return min_over_cells(
-      "hydro::stable_dt", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        double w[max_vars];
-        to_primitive(hp, f, i, j, k, w);
-        const double c = kmath::sqrt(hp.gamma * w[pres] / w[rho]);
-        double rate = 0.0;
-        for (int d = 0; d < dim; ++d)
-          rate += (kmath::abs(w[vel + d]) + c) * inv[d];
-        return 1.0 / rate;
+      "hydro::stable_dt", box,
+      KOKKOS_LAMBDA(int i, int j, int k) { return cell_dt(f, i, j, k); });
+}
+
+double Hydro::stable_dt_level(const LevelGeom& g, const LevelData& u, double /*time*/,
+                              const Scratch& /*scratch*/) const {
+  // One reduction over the level's owned patches, not one per patch (each a launch and,
+  // on a device, a wait for its result). The minimum is exact in any order.
+  const BoxSet& owned = u.interiors();
+  if (owned.empty()) return std::numeric_limits<double>::infinity();
+  const CellDt cell_dt(hp_, dim_, g);
+  const Kokkos::View<FabRef*> refs = u.refs();
+  const int nv = hp_.nvars();
+  return reduce_over_box_rows<double, Kokkos::Min<double>>(
+      "hydro::stable_dt_level", owned,
+      KOKKOS_LAMBDA(double& acc, int p, int j, int k, int i0, int i1) {
+        const VarFields f = fields_of(refs(p), nv);
+        for (int i = i0; i <= i1; ++i) {
+          const double dt = cell_dt(f, i, j, k);
+          acc = dt < acc ? dt : acc;
+        }
       });
 }
 

@@ -62,8 +62,8 @@ class Hydro : public Physics {
   std::vector<std::string> counter_names() const override;
   /// phi (after the scalars) and density, when hydro.gravity is on.
   GravityFields gravity() const override;
-  void gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
-                    const Array4& phi, double dt) const override;
+  void gravity_kick(const LevelGeom& g, LevelData& u, const LevelData& phi,
+                    double dt) const override;
   long scratch_size(const Box& box) const override;
 
   void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
@@ -71,6 +71,9 @@ class Hydro : public Physics {
   /// 1 / sum_d (|u_d| + c) / dx_d: the unsplit predictor's bound.
   double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,
                    const Scratch& scratch) const override;
+  /// The same over the owned patches of u, in one reduction.
+  double stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
+                         const Scratch& scratch) const override;
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                const Array4& u_new, const Array4 flux[3], double time, double dt,
                const Scratch& scratch, const Counters& counters) const override;

@@ -7,23 +7,28 @@ namespace pw {
 namespace hydro_detail {
 
 template <int DIM>
-void gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
-                  const Array4& phi_arr, double dt) {
-  const Field3 phi = component(phi_arr, 0);
+void gravity_kick(const LevelGeom& g, const BoxSet& cells,
+                  const Kokkos::View<FabRef*>& u_refs,
+                  const Kokkos::View<FabRef*>& phi_refs, double dt) {
   const double c[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
-  for_each_cell_simd(
-      "hydro::gravity_kick", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        double q[nbase];
-        for (int v = 0; v < nbase; ++v)
-          q[v] = u(i, j, k, v);
-        const double ke = kinetic(q);
-        for (int d = 0; d < DIM; ++d) {
-          const int di = d == 0, dj = d == 1, dk = d == 2;
-          q[mom + d] -=
-              c[d] * q[rho] * (phi(i + di, j + dj, k + dk) - phi(i - di, j - dj, k - dk));
-          u(i, j, k, mom + d) = q[mom + d];
+  for_each_box_row(
+      "hydro::gravity_kick", cells, KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const FabRef u = u_refs(p);
+        const Field3 phi = phi_refs(p).comp(0);
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i) {
+          double q[nbase];
+          for (int v = 0; v < nbase; ++v)
+            q[v] = u(i, j, k, v);
+          const double ke = kinetic(q);
+          for (int d = 0; d < DIM; ++d) {
+            const int di = d == 0, dj = d == 1, dk = d == 2;
+            q[mom + d] -= c[d] * q[rho] *
+                          (phi(i + di, j + dj, k + dk) - phi(i - di, j - dj, k - dk));
+            u(i, j, k, mom + d) = q[mom + d];
+          }
+          u(i, j, k, energy) = q[energy] + kinetic(q) - ke;
         }
-        u(i, j, k, energy) = q[energy] + kinetic(q) - ke;
       });
 }
 
@@ -31,12 +36,13 @@ void gravity_kick(const LevelGeom& g, const Box& box, const Array4& u,
 
 using namespace hydro_detail;
 
-void hydro_gravity_kick(int dim, const LevelGeom& g, const Box& box, const Array4& u,
-                        const Array4& phi, double dt) {
+void hydro_gravity_kick(int dim, const LevelGeom& g, const BoxSet& cells,
+                        const Kokkos::View<FabRef*>& u, const Kokkos::View<FabRef*>& phi,
+                        double dt) {
   if (dim == 2) {
-    gravity_kick<2>(g, box, u, phi, dt);
+    gravity_kick<2>(g, cells, u, phi, dt);
   } else {
-    gravity_kick<3>(g, box, u, phi, dt);
+    gravity_kick<3>(g, cells, u, phi, dt);
   }
 }
 

@@ -21,10 +21,11 @@ void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g,
                    const UpdateRefs& refs, long doubles, double dt,
                    const Counters& counters);
 
-/// Physics::gravity_kick for the hydro module: the momenta of `box` of u gain dt rho g
-/// with g = -grad phi centred (phi: component 0, one ghost layer filled), the energy the
-/// kinetic energy that adds.
-void hydro_gravity_kick(int dim, const LevelGeom& g, const Box& box, const Array4& u,
-                        const Array4& phi, double dt);
+/// Physics::gravity_kick for the hydro module, in one launch: the momenta of the cells
+/// of `cells` (item: patch) of u gain dt rho g with g = -grad phi centred (phi:
+/// component 0, one ghost layer filled), the energy the kinetic energy that adds.
+void hydro_gravity_kick(int dim, const LevelGeom& g, const BoxSet& cells,
+                        const Kokkos::View<FabRef*>& u, const Kokkos::View<FabRef*>& phi,
+                        double dt);
 
 }  // namespace pw

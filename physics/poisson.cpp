@@ -80,6 +80,40 @@ void PoissonWorkload::advance(const LevelGeom& g, const Box& box, const Array4& 
   }
 }
 
+void PoissonWorkload::advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
+                                    double dt, const Counters& /*counters*/) const {
+  const Clumps c = clumps_;
+  const int dim = dim_;
+  const double t = time + dt;
+  const Kokkos::View<FabRef*> u_old = s.u_old.refs(), u_new = s.u_new.refs();
+  const Kokkos::View<Box*> boxes = s.u_old.patch_boxes();
+  const Kokkos::View<FabRef*> none;
+  const Kokkos::View<FabRef*> flux[3] = {s.flux[0] ? s.flux[0]->refs() : none,
+                                         s.flux[1] ? s.flux[1]->refs() : none,
+                                         s.flux[2] ? s.flux[2]->refs() : none};
+  for_each_box_cell(
+      "poisson::advance", s.owned(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        const double x[3] = {g.center(0, i), g.center(1, j), g.center(2, k)};
+        const FabRef uo = u_old(p), un = u_new(p);
+        un(i, j, k, 0) = uo(i, j, k, 0);
+        un(i, j, k, 1) = c(x, dim, t);
+        un(i, j, k, 2) = uo(i, j, k, 2);
+        // The faces of the patch's cells: each cell's low face, and the high one past
+        // the patch's last cell.
+        const Box b = boxes(p);
+        const int at[3] = {i, j, k};
+        for (int d = 0; d < dim; ++d) {
+          if (flux[d].extent(0) == 0) continue;
+          const FabRef f = flux[d](p);
+          for (int n = 0; n < 3; ++n)
+            f(i, j, k, n) = 0.0;
+          if (at[d] == b.hi[d])
+            for (int n = 0; n < 3; ++n)
+              f(i + (d == 0), j + (d == 1), k + (d == 2), n) = 0.0;
+        }
+      });
+}
+
 void PoissonWorkload::tag(const LevelGeom& g, const LevelTags& tags,
                           const Kokkos::View<FabRef*>& u, int /*level*/,
                           double /*time*/) const {

@@ -46,6 +46,10 @@ class PoissonWorkload : public Physics {
   void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                const Array4& u_new, const Array4 flux[3], double time, double dt,
                const Scratch& scratch, const Counters& counters) const override;
+  /// The same for every patch of s.owned() in one launch. The fluxes are zero, so the
+  /// flux register is left as reset (zero): nothing to reflux.
+  void advance_level(const LevelGeom& g, const LevelUpdate& s, double time, double dt,
+                     const Counters& counters) const override;
   void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
            int level, double time) const override;
 

@@ -144,7 +144,9 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear) 
       });
 }
 
-namespace {
+// A named namespace, not an unnamed one: CUDA does not support extended lambdas in
+// functions of internal linkage (the launch can fail at run time).
+namespace cf_detail {
 
 /// Calls f(p, i, j, k, d, out) for each coarse-fine ghost cell of u in the first layer
 /// beside exactly one face: its normal d and the step out (-1 on the lo side, +1 on the
@@ -176,7 +178,9 @@ void composite_weights(int r, double& w0, double& w1, double& w2) {
   w2 = -double(r - 1) / double(r + 3);
 }
 
-}  // namespace
+}  // namespace cf_detail
+
+using namespace cf_detail;
 
 void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity) {
   const Refs ur = u.refs();

@@ -108,11 +108,7 @@ void SelfGravitySolve::after_level_step(Hierarchy& h, int l, double dt) {
   PhaseTimers::Scope timer(h.timers(), "gravity");
   solve_level(h, l);
   Level& L = h.level(l);
-  const LevelData& phi = levels_[size_t(l)]->phi;
-  for (size_t p = 0; p < L.layout.size(); ++p)
-    if (L.owns(int(p), h.comm().rank()))
-      physics_.gravity_kick(L.geom, L.layout.boxes[p], L.u_new[p].array(), phi[p].array(),
-                            0.5 * dt);
+  physics_.gravity_kick(L.geom, L.u_new, levels_[size_t(l)]->phi, 0.5 * dt);
 }
 
 }  // namespace pw

@@ -1,8 +1,14 @@
 // Outflow walls copy the nearest interior cell outward (zero gradient), corners included,
-// and leave periodic directions alone.
+// and leave periodic directions alone; every kind of condition per component and face;
+// a level's walls in one launch per face.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "amr/boundary.hpp"
+#include "amr/launch_counter.hpp"
+#include "amr/level_data.hpp"
 #include "tests/fab_testing.hpp"
 
 using namespace pw;
@@ -111,4 +117,66 @@ TEST(Boundary, FixedFillsEveryGhostWithItsValue) {
       EXPECT_EQ(h(7 + m, j, 0, 1), -4.0);
       EXPECT_EQ(h(-m, j, 0, 0), h(0, j, 0, 0));  // the other components: outflow
     }
+}
+
+namespace {
+
+/// A level of patches of 8 cells a side over the unit square or cube (32 cells a side),
+/// walls in every direction but y, a different condition on each face and component,
+/// filled as a level (LevelData) and fab by fab: the same bits, in one launch per wall
+/// face whatever the number of patches.
+void check_level_walls(int dim) {
+  LevelGeom g = pw::testing::unit_geom(dim, 32);
+  g.periodic[0] = g.periodic[2] = false;
+  g.periodic[1] = true;
+  LevelLayout layout;
+  layout.boxes = chop(g.domain, IntVect::in_dims(dim, 8, 1), IntVect::uniform(1));
+  layout.owner.assign(layout.boxes.size(), 0);
+  const int nc = 3;
+  LevelData level("u", layout, g, nc, IntVect::in_dims(dim, 2, 0), 0);
+  const BcKind kinds[] = {BcKind::outflow,   BcKind::reflect_even, BcKind::reflect_odd,
+                          BcKind::dirichlet, BcKind::neumann,      BcKind::fixed};
+  BcSet bcs(nc);
+  for (int c = 0; c < nc; ++c)
+    for (int d = 0; d < 3; ++d) {
+      bcs[size_t(c)].lo[d] = {kinds[(c + 2 * d) % 6], 0.25 * c - d};
+      bcs[size_t(c)].hi[d] = {kinds[(c + 2 * d + 1) % 6], 1.5 + c * d};
+    }
+  std::vector<Fab> alone;
+  for (size_t p = 0; p < layout.size(); ++p) {
+    pw::testing::set(level[p], [](int i, int j, int k, int c) {
+      return std::sin(0.3 * i + 0.7 * j + 1.1 * k + 2.0 * c);
+    });
+    alone.emplace_back("alone", level[p].box, nc);
+    Kokkos::deep_copy(alone.back().data, level[p].data);
+  }
+  level.fill_physical_boundary(bcs);  // builds the slabs and the condition table
+  for (size_t p = 0; p < layout.size(); ++p)
+    Kokkos::deep_copy(level[p].data, alone[p].data);
+  Kokkos::fence();
+  LaunchCounter counter;
+  level.fill_physical_boundary(bcs);
+  Kokkos::fence();
+  EXPECT_EQ(counter.launches(), 2 * (dim - 1));  // lo and hi of each wall direction
+  for (size_t p = 0; p < layout.size(); ++p) {
+    fill_physical_boundary(g, alone[p], bcs);
+    const pw::testing::HostFab a(level[p]), b(alone[p]);
+    const Box& bx = level[p].box;
+    for (int c = 0; c < nc; ++c)
+      for (int k = bx.lo[2]; k <= bx.hi[2]; ++k)
+        for (int j = bx.lo[1]; j <= bx.hi[1]; ++j)
+          for (int i = bx.lo[0]; i <= bx.hi[0]; ++i)
+            ASSERT_EQ(a(i, j, k, c), b(i, j, k, c))
+                << p << ": " << i << "," << j << "," << k << " c " << c;
+  }
+}
+
+}  // namespace
+
+TEST(Boundary, ALevelIsFilledInOneLaunchPerWallFaceAsEachFabAlone2D) {
+  check_level_walls(2);
+}
+
+TEST(Boundary, ALevelIsFilledInOneLaunchPerWallFaceAsEachFabAlone3D) {
+  check_level_walls(3);
 }

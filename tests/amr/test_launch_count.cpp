@@ -21,7 +21,8 @@
 
 using namespace pw;
 
-namespace {
+// Named (CUDA does not support extended lambdas in functions of internal linkage).
+namespace launch_count_test {
 
 /// Kernels launched by op (and finished).
 long launches_of(const std::function<void()>& op) {
@@ -154,7 +155,9 @@ std::map<std::string, long> setup_launches(int grid) {
   return n;
 }
 
-}  // namespace
+}  // namespace launch_count_test
+
+using namespace launch_count_test;
 
 TEST(LaunchCount, RegridSetUpDoesNotScaleWithPatches) {
   const std::map<std::string, long> one = setup_launches(16), many = setup_launches(4);

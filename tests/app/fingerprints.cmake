@@ -3,7 +3,7 @@
 # by the physics module). A change that moves any bit of an advection run fails here.
 # Short runs (a few seconds each) of every deck in inputs/, with walls, two components
 # and ratio 4, as ranks x threads: 1x1 and 2x1, and 1x2 where Kokkos runs host threads
-# (OpenMP), so one set of recorded numbers proves the answer the same across Kokkos builds,
+# (OpenMP or Threads), so one set of recorded numbers proves the answer the same across Kokkos builds,
 # rank counts and thread counts. Each run's summary must show the threads it was given.
 set(PW_INPUTS ${PROJECT_SOURCE_DIR}/inputs)
 set(PW_FINGERPRINT_RUNS 1x1 2x1)
@@ -34,9 +34,10 @@ function(pw_fingerprint name expected)
               ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
               $<TARGET_FILE:patchwork> ${ARGN} output.write=false output.dir=${dir})
     math(EXPR processors "${np} * ${threads}")
+    set(env ${PW_TEST_ENV_BASE} OMP_NUM_THREADS=${threads} KOKKOS_NUM_THREADS=${threads}
+        PW_GPU_AWARE_MPI=${PW_GPU_AWARE_MPI})
     set_tests_properties(fingerprint.${name}.${run} PROPERTIES
-      ENVIRONMENT
-        "${PW_TEST_ENV_BASE};OMP_NUM_THREADS=${threads};PW_GPU_AWARE_MPI=${PW_GPU_AWARE_MPI}"
+      ENVIRONMENT "${env}"
       PROCESSORS ${processors} TIMEOUT 300)
   endforeach()
 endfunction()

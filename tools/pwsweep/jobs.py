@@ -89,6 +89,7 @@ def script(sweep, ranks, runs):
               f"{la.time} s each.", "set -u"]
     lines += la.setup
     lines += [f"export OMP_NUM_THREADS={la.threads}  # = cpus per task: Kokkos's threads",
+              f"export KOKKOS_NUM_THREADS={la.threads}  # the same, for a Threads Kokkos",
               "export OMP_PROC_BIND=spread OMP_PLACES=threads",
               "RUNS=" + shlex.quote(os.path.join(sweep.out, "runs")), "", RUN_FUNCTION]
     if la.array:

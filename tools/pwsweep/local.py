@@ -28,11 +28,13 @@ def _clock(seconds):
 
 
 def run_env(launcher):
-    """The runs' environment: this one with OMP_NUM_THREADS = the launcher's threads (1
-    by default, whatever the caller's), as the batch scripts set it. Thread binding
-    (OMP_PROC_BIND, OMP_PLACES) stays the caller's: pinned threads on a shared machine
-    may land on the cores other jobs use."""
-    return dict(os.environ, OMP_NUM_THREADS=str(launcher.threads))
+    """The runs' environment: this one with OMP_NUM_THREADS and KOKKOS_NUM_THREADS (a
+    Threads Kokkos reads the second) = the launcher's threads (1 by default, whatever
+    the caller's), as the batch scripts set them. Thread binding (OMP_PROC_BIND,
+    OMP_PLACES) stays the caller's: pinned threads on a shared machine may land on the
+    cores other jobs use."""
+    n = str(launcher.threads)
+    return dict(os.environ, OMP_NUM_THREADS=n, KOKKOS_NUM_THREADS=n)
 
 
 def run_all(sweep, retry_failed=False, out=sys.stderr):
