@@ -1,5 +1,7 @@
 #include "amr/boundary.hpp"
 
+#include <cstring>
+
 #include "amr/device_array.hpp"
 
 namespace pw {
@@ -43,11 +45,17 @@ void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs) {
 
 namespace {
 
+/// Bit for bit: -0.0 is not 0.0 (a fixed face writes it), a NaN equals itself.
+bool same_face(const FaceBc& a, const FaceBc& b) {
+  return a.kind == b.kind && std::memcmp(&a.value, &b.value, sizeof(double)) == 0;
+}
+
 bool same_conditions(const BcSet& a, const BcSet& b) {
   if (a.size() != b.size()) return false;
   for (size_t c = 0; c < a.size(); ++c)
     for (int d = 0; d < 3; ++d)
-      if (!(a[c].lo[d] == b[c].lo[d]) || !(a[c].hi[d] == b[c].hi[d])) return false;
+      if (!same_face(a[c].lo[d], b[c].lo[d]) || !same_face(a[c].hi[d], b[c].hi[d]))
+        return false;
   return true;
 }
 

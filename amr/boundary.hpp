@@ -57,7 +57,8 @@ bool parse_bc_kind(const std::string& name, BcKind& kind);
 /// fab in the other directions, so that edges and corners take the later direction's
 /// rule), component c by bcs[c]. The m-th ghost cell outside a face (m = 1 nearest) reads
 /// the mirror cell m - 1 inside. Pre: the cells of fab.box inside the domain that these
-/// read are filled; bcs.size() == fab.ncomp().
+/// read are filled; bcs.size() == fab.ncomp(). Builds a WallFill for the one fab
+/// (device allocations): for tests and one-off fills; repeated fills keep a WallFill.
 void fill_physical_boundary(const LevelGeom& geom, Fab& fab, const BcSet& bcs);
 
 /// fill_physical_boundary over many fabs at once: one launch per non-periodic face of the

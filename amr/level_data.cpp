@@ -188,9 +188,13 @@ void LevelData::fill_boundary_finish(const Comm& comm) {
 void LevelData::fill_physical_boundary(const BcSet& bcs) {
   std::unique_ptr<WallFill>& walls = plans_->walls;
   if (!walls) {
+    // From the layout, as the constructor sizes the fabs: the plans are shared with
+    // like() copies, one of which may have released its storage.
     std::vector<Box> boxes(size());
     for (size_t p = 0; p < size(); ++p)
-      if (owns(p)) boxes[p] = fabs_[p].box;
+      if (owns(p))
+        boxes[p] = face_dir_ < 0 ? grow(layout_.boxes[p], ghost_)
+                                 : faces(layout_.boxes[p], face_dir_);
     walls = std::make_unique<WallFill>(geom_, boxes);
   }
   walls->apply(refs(), bcs);

@@ -10,19 +10,16 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
                                const std::vector<BoxList>& cf_regions,
                                const LevelLayout& crse, const LevelGeom& crse_geom,
                                const IntVect& ratio, int my_rank)
-    : ratio_(ratio),
-      crse_geom_(crse_geom),
-      dim_(fine.geom().dim),
-      cf_regions_(cf_regions) {
+    : ratio_(ratio), dim_(fine.geom().dim) {
   const size_t n = fine.size();
   const IntVect one = IntVect::in_dims(dim_, 1, 0);
   crse_regions_.assign(n, BoxList());
   std::vector<Box> scratch(n);  // the coarse scratch fabs of owned patches
   for (size_t p = 0; p < n; ++p) {
-    if (cf_regions_[p].empty()) continue;
+    if (cf_regions[p].empty()) continue;
     // Only the coarse cells under the ghosts (plus one for slopes) are copied, as
     // disjoint boxes; the scratch fab spans them all.
-    for (const Box& b : cf_regions_[p]) {
+    for (const Box& b : cf_regions[p]) {
       const BoxList fresh =
           difference(BoxList{grow(coarsen(b, ratio), one)}, crse_regions_[p]);
       crse_regions_[p].insert(crse_regions_[p].end(), fresh.begin(), fresh.end());
@@ -40,7 +37,7 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
   std::vector<FineRegion> regions;
   for (size_t p = 0; p < n; ++p) {
     if (!fine.owns(p)) continue;
-    for (const Box& b : cf_regions_[p]) {
+    for (const Box& b : cf_regions[p]) {
       regions.push_back({int(p), b});
       cells.push_back(coarsen(b, ratio));
     }

@@ -28,9 +28,7 @@ class CoarseFineFill {
 
  private:
   IntVect ratio_;
-  LevelGeom crse_geom_;
   int dim_ = 3;
-  std::vector<BoxList> cf_regions_;  // per fine patch: ghost cells to interpolate
   std::vector<BoxList>
       crse_regions_;  // per fine patch: coarse cells those need (disjoint)
   // Per fine patch: the coarse data under the ghosts at the fill's time.

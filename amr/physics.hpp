@@ -45,7 +45,8 @@ struct GravityFields {
 /// One level's owned patches at one step, for an update of all of them at once: from
 /// u_old (ghosts filled at the step's time) to u_new, writing the face fluxes
 /// flux[d] (faces(box, d) of each patch; flux[2] is null in 2D), and on a refined level
-/// adding dt times them to the level's flux register.
+/// adding dt times them to the level's flux register (a module whose fluxes are zero
+/// may leave it as reset).
 struct LevelUpdate {
   const LevelData& u_old;
   const LevelData& u_new;
@@ -116,7 +117,8 @@ class Physics {
   /// advance() on every patch of s.owned() (all owned patches of a level, or the group
   /// the stepper updates now), then their fluxes into s.reg when set. The default goes
   /// patch by patch; a module overrides it to update them in one launch
-  /// (for_each_patch_update, which also fills the register).
+  /// (for_each_patch_update, which also fills the register; PoissonWorkload's fluxes are
+  /// zero and skip it).
   virtual void advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
                              double dt, const Counters& counters) const;
 

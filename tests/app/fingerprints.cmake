@@ -1,10 +1,11 @@
 # Recorded answers: the decks' fingerprints as the code gave them before the level data
 # refactor (the state became a LevelData, walls and interpolation declared per component
 # by the physics module). A change that moves any bit of an advection run fails here.
-# Short runs (a few seconds each) of every deck in inputs/, with walls, two components
-# and ratio 4, as ranks x threads: 1x1 and 2x1, and 1x2 where Kokkos runs host threads
-# (OpenMP or Threads), so one set of recorded numbers proves the answer the same across Kokkos builds,
-# rank counts and thread counts. Each run's summary must show the threads it was given.
+# Short runs (a few seconds each) of every deck in inputs/, with walls, two components and
+# ratio 4, as ranks x threads: 1x1 and 2x1, and 1x2 where Kokkos runs host threads (OpenMP
+# or Threads), so one set of recorded numbers proves the answer the same across Kokkos
+# builds, rank counts and thread counts. Each run's summary must show the threads it was
+# given.
 set(PW_INPUTS ${PROJECT_SOURCE_DIR}/inputs)
 set(PW_FINGERPRINT_RUNS 1x1 2x1)
 if(PW_HOST_THREADS)  # from tests/CMakeLists.txt, as PW_KOKKOS_SPACE
