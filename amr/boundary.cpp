@@ -74,7 +74,9 @@ WallFill::WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes)
         slabs.push_back(ghosts);
         fabs.push_back(int(n));
       }
-      if (!slabs.empty()) slabs_[d][side] = BoxSet(slabs, fabs);
+      if (slabs.empty()) continue;
+      slabs_[d][side] = BoxSet(slabs, fabs);
+      any_ = true;
     }
 }
 
@@ -96,10 +98,7 @@ const Kokkos::View<FaceBc*>& WallFill::table(const BcSet& bcs) {
 
 void WallFill::apply(const Kokkos::View<FabRef*>& refs, const BcSet& bcs) {
   const int nc = int(bcs.size());
-  bool any = false;
-  for (int d = 0; d < geom_.dim; ++d)
-    any = any || !slabs_[d][0].empty() || !slabs_[d][1].empty();
-  if (!any || nc == 0) return;
+  if (!any_ || nc == 0) return;
   const Kokkos::View<FaceBc*> faces = table(bcs);
   // Direction by direction, so that edges and corners take the later direction's rule
   // (they read ghost cells the earlier one wrote); the two sides one after the other,
@@ -127,8 +126,7 @@ void WallFill::apply(const Kokkos::View<FabRef*>& refs, const BcSet& bcs) {
               double v = u;
               switch (f.kind) {
                 case BcKind::outflow:
-                case BcKind::exact:  // the hierarchy overwrites these with the exact
-                                     // state
+                case BcKind::exact:  // later overwritten by the exact state
                   v = a(in[0], in[1], in[2], c);
                   break;
                 case BcKind::reflect_even:

@@ -77,6 +77,7 @@ class WallFill {
  private:
   LevelGeom geom_;
   BoxSet slabs_[3][2];  // [d][side]: the ghost cells beyond that face, item: the fab
+  bool any_ = false;    // some fab reaches beyond a wall
   struct Table {
     BcSet bcs;
     Kokkos::View<FaceBc*> faces;  // (2 d + side) * ncomp + c

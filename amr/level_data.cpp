@@ -55,11 +55,8 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
       fabs_(layout.size()),
       plans_(std::make_shared<Plans>()) {
   std::vector<Box> boxes(layout.size());
-  for (size_t p = 0; p < layout.size(); ++p) {
-    if (!owns(p)) continue;
-    const Box& b = layout.boxes[p];
-    boxes[p] = face_dir < 0 ? grow(b, ghost) : faces(b, face_dir);
-  }
+  for (size_t p = 0; p < layout.size(); ++p)
+    if (owns(p)) boxes[p] = fab_box(p);
   memory_ = values == Values::zero
                 ? zeroed_fabs(label, boxes, ncomp, fabs_, std::move(storage))
                 : pooled_fabs(label, boxes, ncomp, fabs_, std::move(storage));
@@ -188,13 +185,11 @@ void LevelData::fill_boundary_finish(const Comm& comm) {
 void LevelData::fill_physical_boundary(const BcSet& bcs) {
   std::unique_ptr<WallFill>& walls = plans_->walls;
   if (!walls) {
-    // From the layout, as the constructor sizes the fabs: the plans are shared with
-    // like() copies, one of which may have released its storage.
+    // From the layout, not the fabs: the plans are shared with like() copies, one of
+    // which may have released its storage.
     std::vector<Box> boxes(size());
     for (size_t p = 0; p < size(); ++p)
-      if (owns(p))
-        boxes[p] = face_dir_ < 0 ? grow(layout_.boxes[p], ghost_)
-                                 : faces(layout_.boxes[p], face_dir_);
+      if (owns(p)) boxes[p] = fab_box(p);
     walls = std::make_unique<WallFill>(geom_, boxes);
   }
   walls->apply(refs(), bcs);
@@ -245,6 +240,11 @@ const Kokkos::View<FabRef*>& LevelData::refs() const {
     c.built_from.emplace_back(f.data.data(), f.box);
   c.refs = fab_refs(fabs_);
   return c.refs;
+}
+
+Box LevelData::fab_box(size_t p) const {
+  return face_dir_ < 0 ? grow(layout_.boxes[p], ghost_)
+                       : faces(layout_.boxes[p], face_dir_);
 }
 
 const LevelData::Plans& LevelData::sets() const {

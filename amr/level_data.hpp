@@ -160,6 +160,8 @@ class LevelData {
   mutable RefCache ref_cache_;
   /// The BoxSets and device boxes (built on first use, shared with like()).
   const Plans& sets() const;
+  /// Patch p's fab box as the layout gives it: grown by the ghosts, or its faces.
+  Box fab_box(size_t p) const;
 };
 
 }  // namespace pw

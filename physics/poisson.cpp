@@ -10,6 +10,23 @@ namespace pw {
 
 using deck_values::positive;
 
+namespace poisson_detail {
+
+/// One cell's step: phi and res carried over from u_old, f = the clumps at time t.
+template <class A>
+KOKKOS_INLINE_FUNCTION void step_cell(const Clumps& c, const LevelGeom& g, int dim,
+                                      double t, const A& u_old, const A& u_new, int i,
+                                      int j, int k) {
+  const double x[3] = {g.center(0, i), g.center(1, j), g.center(2, k)};
+  u_new(i, j, k, 0) = u_old(i, j, k, 0);
+  u_new(i, j, k, 1) = c(x, dim, t);
+  u_new(i, j, k, 2) = u_old(i, j, k, 2);
+}
+
+}  // namespace poisson_detail
+
+using poisson_detail::step_cell;
+
 PoissonWorkload::PoissonWorkload(const Deck& deck, int dim) : dim_(dim) {
   const AmrConfig amr = read_amr_config(deck);
   const LevelGeom& g = amr.geom0;
@@ -65,10 +82,7 @@ void PoissonWorkload::advance(const LevelGeom& g, const Box& box, const Array4& 
   const double t = time + dt;
   for_each_cell(
       "poisson::advance", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        const double x[3] = {g.center(0, i), g.center(1, j), g.center(2, k)};
-        u_new(i, j, k, 0) = u_old(i, j, k, 0);
-        u_new(i, j, k, 1) = c(x, dim, t);
-        u_new(i, j, k, 2) = u_old(i, j, k, 2);
+        step_cell(c, g, dim, t, u_old, u_new, i, j, k);
       });
   for (int d = 0; d < dim_; ++d) {
     const Array4 f = flux[d];
@@ -93,11 +107,7 @@ void PoissonWorkload::advance_level(const LevelGeom& g, const LevelUpdate& s, do
                                          s.flux[2] ? s.flux[2]->refs() : none};
   for_each_box_cell(
       "poisson::advance", s.owned(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        const double x[3] = {g.center(0, i), g.center(1, j), g.center(2, k)};
-        const FabRef uo = u_old(p), un = u_new(p);
-        un(i, j, k, 0) = uo(i, j, k, 0);
-        un(i, j, k, 1) = c(x, dim, t);
-        un(i, j, k, 2) = uo(i, j, k, 2);
+        step_cell(c, g, dim, t, u_old(p), u_new(p), i, j, k);
         // The faces of the patch's cells: each cell's low face, and the high one past
         // the patch's last cell.
         const Box b = boxes(p);
