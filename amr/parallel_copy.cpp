@@ -135,19 +135,38 @@ int CopyPlan::FabTable::slot_of(int n, std::vector<int>& slot) {
   return slot[size_t(n)];
 }
 
+namespace {
+bool same_ref(const FabRef& a, const FabRef& b) {
+  return a.c0.p == b.c0.p && a.c0.sj == b.c0.sj && a.c0.sk == b.c0.sk &&
+         a.c0.off == b.c0.off && a.cstride == b.cstride;
+}
+}  // namespace
+
+bool CopyPlan::FabTable::Copy::holds(const std::vector<int>& fab,
+                                     const std::vector<Fab>& fabs) const {
+  if (refs.extent(0) != fab.size()) return false;
+  for (size_t s = 0; s < fab.size(); ++s)
+    if (!same_ref(host(s), fab_ref(fabs[size_t(fab[s])]))) return false;
+  return true;
+}
+
 void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   if (fab.empty()) return;
-  if (refs.extent(0) != fab.size()) {
-    refs =
+  if (copies[current].holds(fab, fabs)) return;
+  current = 1 - current;
+  Copy& c = copies[current];
+  if (c.holds(fab, fabs)) return;
+  if (c.refs.extent(0) != fab.size()) {
+    c.refs =
         Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
-    host = Kokkos::create_mirror_view(refs);
+    c.host = Kokkos::create_mirror_view(c.refs);
   }
   // Where the device reads host memory (host backends, unified memory) the table is
-  // written in place: the last exchange's kernels must be done with it.
-  if (host.data() == refs.data()) Kokkos::fence();
+  // written in place: the kernels of the exchange before last must be done with it.
+  if (c.host.data() == c.refs.data()) Kokkos::fence();
   for (size_t s = 0; s < fab.size(); ++s)
-    host(s) = fab_ref(fabs[size_t(fab[s])]);
-  Kokkos::deep_copy(refs, host);
+    c.host(s) = fab_ref(fabs[size_t(fab[s])]);
+  Kokkos::deep_copy(c.refs, c.host);
 }
 
 void CopyPlan::build_pieces() {
@@ -309,7 +328,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   src_.fill(src);
   if (src_y) src_y_.fill(*src_y);
   dst_.fill(dst);
-  const Refs y = src_y ? src_y_.refs : Refs();
+  const Refs y = src_y ? src_y_.refs() : Refs();
   if (!recvs_.empty()) recv_buf_.reserve(size_t(recv_cells_ * nc), !device_mpi_);
   if (!sends_.empty()) send_buf_.reserve(size_t(send_cells_ * nc), !device_mpi_);
   // 1. Post receives.
@@ -320,7 +339,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   }
   // 2. Pack (one launch for every peer) and send.
   if (!sends_.empty()) {
-    launch("copy::pack", pack_, src_.refs, y, Refs(), send_buf_.buf.data(), w, parity);
+    launch("copy::pack", pack_, src_.refs(), y, Refs(), send_buf_.buf.data(), w, parity);
     // MPI reads the packed buffer: on the device once the pack has run, else its host
     // copy (deep_copy fences, and only fences where host and device share memory).
     const std::pair<long, long> range(0, send_cells_ * nc);
@@ -337,7 +356,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   }
   // 3. Local copies (one launch) overlap the messages.
   if (local_batch_.size > 0)
-    launch("copy::local", local_batch_, src_.refs, y, dst_.refs, nullptr, w, parity);
+    launch("copy::local", local_batch_, src_.refs(), y, dst_.refs(), nullptr, w, parity);
 }
 
 void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
@@ -361,7 +380,7 @@ void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
     Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
                       Kokkos::subview(recv_buf_.host, range));
   }
-  launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs, recv_buf_.buf.data(), 0.0,
+  launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs(), recv_buf_.buf.data(), 0.0,
          parity_);
 }
 

@@ -103,14 +103,23 @@ class CopyPlan {
     int size = 0;
   };
   /// Fabs by slot, the FabRefs of a fab set at each exchange (the fabs may change between
-  /// exchanges): a few per patch, where the pieces are a few dozen per patch.
+  /// exchanges): a few per patch, where the pieces are a few dozen per patch. The tables
+  /// of the last two fab sets stay on the device (a level's old and new states take
+  /// turns), so an exchange of either uploads nothing.
   struct FabTable {
     std::vector<int> fab;  // slot -> fab index
-    Refs refs;
-    typename Refs::HostMirror host;
+    struct Copy {
+      Refs refs;
+      typename Refs::HostMirror host;
+      bool holds(const std::vector<int>& fab, const std::vector<Fab>& fabs) const;
+    };
+    Copy copies[2];
+    int current = 0;
+    const Refs& refs() const { return copies[current].refs; }
     /// The slot of fab n, added if new (`slot` maps fab indices to slots, -1: none yet).
     int slot_of(int n, std::vector<int>& slot);
-    /// Fill refs with the FabRefs of fabs[fab[s]] (allocated at the first fill).
+    /// Make refs() the FabRefs of fabs[fab[s]]: one of the two copies if it holds them,
+    /// else the older copy rewritten (allocated at its first use).
     void fill(const std::vector<Fab>& fabs);
   };
   /// A message buffer for all peers of one direction (device), and where MPI reads or

@@ -83,16 +83,27 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
 }
 
 void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s) {
+  laplacian_max_product(out, u, s);
+}
+
+double laplacian_max_product(const LevelData& out, const LevelData& u,
+                             const PoissonStencil& s) {
   const Refs outr = out.refs(), ur = u.refs();
   const InteriorStencil in = interior(s);
-  for_each_box_row(
-      "mg::laplacian", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+  if (u.interiors().empty()) return 0.0;
+  return reduce_over_box_rows<double, Kokkos::Max<double>>(
+      "mg::laplacian", u.interiors(),
+      KOKKOS_LAMBDA(double& acc, int p, int j, int k, int i0, int i1) {
         const Field3 oa = outr(p).c0, ua = ur(p).c0;
         with_row_stencil(row_clear_of_walls(i0, i1, j, k, s), in, s, [&](const auto& st) {
           PW_INDEPENDENT_ITERATIONS
           for (int i = i0; i <= i1; ++i)
             laplacian_cell(i, j, k, oa, ua, st);
         });
+        for (int i = i0; i <= i1; ++i) {
+          const double v = magnitude(ua(i, j, k) * oa(i, j, k));
+          acc = v > acc ? v : acc;
+        }
       });
 }
 
@@ -232,6 +243,19 @@ void xpby(const LevelData& p, const LevelData& r, double beta) {
   for_each_box_cell(
       "mg::xpby", p.interiors(), KOKKOS_LAMBDA(int n, int i, int j, int k) {
         pr(n)(i, j, k) = rr(n)(i, j, k) + beta * pr(n)(i, j, k);
+      });
+}
+
+double cg_step(const LevelData& x, const LevelData& r, double alpha, const LevelData& p,
+               const LevelData& q) {
+  const Refs xr = x.refs(), rr = r.refs(), pr = p.refs(), qr = q.refs();
+  const double minus_alpha = -alpha;  // r += (-alpha) q, as axpy(r, -alpha, q) did
+  return max_over_box_cells(
+      "mg::cg_step", r.interiors(), KOKKOS_LAMBDA(int n, int i, int j, int k) {
+        xr(n)(i, j, k) += alpha * pr(n)(i, j, k);
+        double& ri = rr(n)(i, j, k);
+        ri += minus_alpha * qr(n)(i, j, k);
+        return magnitude(ri * ri);
       });
 }
 

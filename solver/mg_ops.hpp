@@ -28,6 +28,10 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
 void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s);
+/// laplacian(), in the same launch returning max |u out| over this rank's interiors (the
+/// scale of conjugate gradients' dot(p, L p): one launch fewer per iteration).
+double laplacian_max_product(const LevelData& out, const LevelData& u,
+                             const PoissonStencil& s);
 /// grad[d] = (u(i) - u(i - e_d)) / dx_d on the faces faces[d] (face indices, items:
 /// u's owned patches) (grad[d]: face-centred, u's layout; reads one ghost layer of u).
 void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet faces[3]);
@@ -60,6 +64,12 @@ CfGhostRule composite_cf_rule(int ratio);
 /// y += a x(p) on y's owned interiors; p = r + beta p; u += c.
 void axpy(const LevelData& y, double a, const Refs& x);
 void xpby(const LevelData& p, const LevelData& r, double beta);
+/// Conjugate gradients' update in one launch: x += alpha p, r -= alpha q, returning max
+/// |r r| over this rank's interiors (the scale of the next dot(r, r)); the same bits as
+/// axpy(x, alpha, p), axpy(r, -alpha, q) and max_abs_product(r, r). x, r, p, q: one
+/// layout.
+double cg_step(const LevelData& x, const LevelData& r, double alpha, const LevelData& p,
+               const LevelData& q);
 void add_constant(const LevelData& u, double c);
 /// u = a u + b on the interiors (component 0).
 void scale_shift(const LevelData& u, double a, double b);

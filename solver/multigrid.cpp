@@ -286,11 +286,17 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   // definite (semi-definite with a consistent rhs for a singular problem), negative
   // rather than positive, which CG does not mind. Dot products are exact sums, so every
   // rank count takes the same steps.
+  // Each dot product takes two reductions: the largest |term| (this rank's, max_uv),
+  // then the exact sum on the grid it fixes. The first rides along with the launch that
+  // makes one of its factors (laplacian_max_product, cg_step).
   LevelData &r = g.res, &p = g.cg_p, &q = g.cg_q;
-  auto dot = [&](const LevelData& u, const LevelData& v) {
-    const double scale = power_of_two_above(g.comm.max(mg::max_abs_product(u, v)));
+  auto dot_scaled = [&](const LevelData& u, const LevelData& v, double max_uv) {
+    const double scale = power_of_two_above(g.comm.max(max_uv));
     const ExactSum s = mg::exact_dot(u, v, 1.0 / scale);
     return all_ranks(s, g.comm).value(scale);
+  };
+  auto dot = [&](const LevelData& u, const LevelData& v) {
+    return dot_scaled(u, v, mg::max_abs_product(u, v));
   };
   if (singular_ && g.gathered) {  // the rhs's mean is round-off; remove it exactly
     const double scale = power_of_two_above(mg::max_abs(g.rhs));
@@ -307,13 +313,10 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   const double target = cfg_.bottom_rtol * cfg_.bottom_rtol * dot(rhs, rhs);
   for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
     exchange(g, p, true, -1);
-    mg::laplacian(q, p, g.stencil);
-    const double pq = dot(p, q);
+    const double pq = dot_scaled(p, q, mg::laplacian_max_product(q, p, g.stencil));
     if (pq == 0.0) break;
     const double alpha = rr / pq;
-    mg::axpy(x, alpha, p.refs());
-    mg::axpy(r, -alpha, q.refs());
-    const double rr_new = dot(r, r);
+    const double rr_new = dot_scaled(r, r, mg::cg_step(x, r, alpha, p, q));
     mg::xpby(p, r, rr_new / rr);
     rr = rr_new;
   }

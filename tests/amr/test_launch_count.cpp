@@ -85,6 +85,8 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, true); });
   count("max_abs", [&] { mg::max_abs(u); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
+  count("laplacian_max_product", [&] { mg::laplacian_max_product(r, u, s); });
+  count("cg_step", [&] { mg::cg_step(u, r, 0.5, u, f); });
   count("cf_ghosts_from_inside", [&] { mg::cf_ghosts_from_inside(fine, {}); });
   count("fill_from_coarse", [&] {
     fine.fill_from_coarse(crse, crse, 0.5, IntVect::uniform(2), {Interp::quadratic},
