@@ -144,7 +144,7 @@ bool same_ref(const FabRef& a, const FabRef& b) {
 
 bool CopyPlan::FabTable::Copy::holds(const std::vector<int>& fab,
                                      const std::vector<Fab>& fabs) const {
-  if (refs.extent(0) != fab.size()) return false;
+  if (!uploaded || refs.extent(0) != fab.size()) return false;
   for (size_t s = 0; s < fab.size(); ++s)
     if (!same_ref(host(s), fab_ref(fabs[size_t(fab[s])]))) return false;
   return true;
@@ -164,9 +164,11 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   // Where the device reads host memory (host backends, unified memory) the table is
   // written in place: the kernels of the exchange before last must be done with it.
   if (c.host.data() == c.refs.data()) Kokkos::fence();
+  c.uploaded = false;  // until the copy below is done (it may throw)
   for (size_t s = 0; s < fab.size(); ++s)
     c.host(s) = fab_ref(fabs[size_t(fab[s])]);
   Kokkos::deep_copy(c.refs, c.host);
+  c.uploaded = true;
 }
 
 void CopyPlan::build_pieces() {

@@ -111,6 +111,7 @@ class CopyPlan {
     struct Copy {
       Refs refs;
       typename Refs::HostMirror host;
+      bool uploaded = false;  // refs holds what host does (false while rewritten)
       bool holds(const std::vector<int>& fab, const std::vector<Fab>& fabs) const;
     };
     Copy copies[2];

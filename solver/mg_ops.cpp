@@ -82,10 +82,6 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
       });
 }
 
-void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s) {
-  laplacian_max_product(out, u, s);
-}
-
 double laplacian_max_product(const LevelData& out, const LevelData& u,
                              const PoissonStencil& s) {
   const Refs outr = out.refs(), ur = u.refs();

@@ -27,9 +27,8 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
-void laplacian(const LevelData& out, const LevelData& u, const PoissonStencil& s);
-/// laplacian(), in the same launch returning max |u out| over this rank's interiors (the
-/// scale of conjugate gradients' dot(p, L p): one launch fewer per iteration).
+/// out = L u on u's owned interiors, returning from the same launch max |u out| over
+/// them (the scale of conjugate gradients' dot(p, L p): one launch fewer per iteration).
 double laplacian_max_product(const LevelData& out, const LevelData& u,
                              const PoissonStencil& s);
 /// grad[d] = (u(i) - u(i - e_d)) / dx_d on the faces faces[d] (face indices, items:

@@ -139,7 +139,7 @@ Outcome composite(const Problem& pb, int n, int refined, int ratio, const Comm& 
   // Level 0's Laplacian summed: the fluxes through the domain's faces.
   LevelData lap = f[0].like("lap");
   phi[0].fill_boundary(comm);
-  mg::laplacian(lap, phi[0], mg::stencil(levels[0].geom, pb.bc));
+  mg::laplacian_max_product(lap, phi[0], mg::stencil(levels[0].geom, pb.bc));
   double flux = 0;
   for (size_t p = 0; p < lap.size(); ++p)
     if (lap.owns(p)) {

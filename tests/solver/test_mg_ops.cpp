@@ -3,6 +3,7 @@
 // every recorded Poisson and self-gravity fingerprint stays as it was.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
