@@ -2,7 +2,9 @@
 // serves both.
 #pragma once
 
-#include <Kokkos_Core.hpp>
+// Only the macros (KOKKOS_INLINE_FUNCTION), not Kokkos_Core.hpp: host-only code includes
+// this through Box, and compiles much faster without Kokkos's headers under nvcc.
+#include <Kokkos_Macros.hpp>
 
 #include <ostream>
 
