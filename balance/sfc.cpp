@@ -100,7 +100,7 @@ CurveCut greedy_cut(const Curve& c) {
 
 /// Relative slack of the pruning tests below: far above the rounding of a few sums and
 /// products of doubles (about 1e-16 each), far below any gain they could hide.
-constexpr double kSlack = 1e-9;
+constexpr double kPruneSlack = 1e-9;
 
 /// The pieces a pass made, in the terms another pass can reuse them: piece k starts at
 /// start[k] and ends at start[k + 1]; reach[k] is the piece with the patch that stopped
@@ -145,7 +145,7 @@ CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool
   int k = 0, start = 0;
   const int shared = ref ? ref->pieces : 0;
   auto stop = [&]() {
-    if (same_until) *same_until = until * (1 - kSlack);
+    if (same_until) *same_until = until * (1 - kPruneSlack);
     if (path) {
       path->pieces = k;
       path->start[k] = start;
@@ -185,11 +185,11 @@ CurveCut run_threshold(const Curve& c, double threshold, double give_up_at, bool
     const double rest = P[n] - P[start];
     if (prune) {
       // The pieces left cannot all be below their average load.
-      if (rest / c.speed_left[k] >= give_up_at * (1 + kSlack)) return stop();
+      if (rest / c.speed_left[k] >= give_up_at * (1 + kPruneSlack)) return stop();
       if (pieces_below_cap) {
-        const double fits = threshold * c.speed_left[k] * (1 + kSlack);
+        const double fits = threshold * c.speed_left[k] * (1 + kPruneSlack);
         if (rest >= fits) {
-          until = std::min(until, rest / (c.speed_left[k] * (1 + kSlack)));
+          until = std::min(until, rest / (c.speed_left[k] * (1 + kPruneSlack)));
           return stop();
         }
       }

@@ -19,7 +19,7 @@ constexpr int kWindow = 16;
 /// Ideal loads by which a cut may miss its share when that cuts fewer faces: the errors
 /// of the cuts above a rank are spread over their ranks, so they add up to well under
 /// the 1% the lab's target allows, and whole boxes often come that close at the top.
-constexpr double kSlack = 0.0025;
+constexpr double kCutSlack = 0.0025;
 
 /// Multiples of g: the largest <= x and the smallest >= x (x may be negative).
 int floor_to(int x, int g) {
@@ -651,7 +651,7 @@ Plan spatial_pack(const std::vector<PatchMeta>& patches, const RankInfo& ranks,
   for (const PatchMeta& p : patches)
     total += p.cost;
   const double speed = std::accumulate(ranks.speed.begin(), ranks.speed.end(), 0.0);
-  Bisection bisection{rules, ranks.speed, std::max(tolerance, kSlack) * total / speed,
+  Bisection bisection{rules, ranks.speed, std::max(tolerance, kCutSlack) * total / speed,
                       {},    {},          {},
                       {},    {},          1};
   for (int i = 0; i < int(patches.size()); ++i) {

@@ -21,7 +21,7 @@ namespace pw {
 namespace {
 
 constexpr double kFill = 0.7;  // a tile keeps one box when this much of it is marked
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kFar = std::numeric_limits<double>::infinity();
 
 using Point = std::array<double, 3>;
 /// Level l >= 1 refines where region(l, x) <= 0, x in the unit domain. 1-Lipschitz in x,
@@ -74,7 +74,7 @@ Region clustered(const WorkloadSpec& spec, const Scale& s) {
   }
   const double lambda = s.lambda;
   return [balls, lambda](int l, const Point& x) {
-    double d = kInf;
+    double d = kFar;
     const double shrink = lambda * std::pow(0.7, l - 1);
     for (const Ball& b : balls)
       if (l <= b.depth) d = std::min(d, norm(x, b.c) - b.r * shrink);
