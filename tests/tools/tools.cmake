@@ -3,6 +3,9 @@
 # tests/tools/test_tools.py runs each script on them and checks the PNG it makes is not
 # blank. Skipped (code 77, with the reason) when the Python found lacks a package; as in
 # yt.cmake, Debian's /usr/bin/python3 (python3-h5py, -matplotlib, -yt) is preferred.
+# The checks, not the runs, are labelled `tools` (as are yt.cmake's and sweep.cmake's):
+# what they check does not depend on the Kokkos build, so CI runs them in its first pass
+# only (`-LE tools` in the second).
 find_program(PW_PYTHON3 NAMES python3 HINTS /usr/bin)
 set(PW_TOOLS_DIR ${CMAKE_CURRENT_BINARY_DIR}/tools_out)
 file(MAKE_DIRECTORY ${PW_TOOLS_DIR})
@@ -36,7 +39,7 @@ foreach(check plot_slice plot_slice_prob_lo plot_load plot_load_vs_ranks yt_exam
             ${PROJECT_SOURCE_DIR}/tools np1 np2
     WORKING_DIRECTORY ${PW_TOOLS_DIR})
   set_tests_properties(tools.${check} PROPERTIES FIXTURES_REQUIRED tools_runs
-    ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+    ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS tools)
 endforeach()
 
 # Every Python tool on bad arguments and missing or foreign files: one line, no traceback.
@@ -45,4 +48,4 @@ add_test(NAME tools.errors
           ${PROJECT_SOURCE_DIR}/tools ${PROJECT_BINARY_DIR} np1
   WORKING_DIRECTORY ${PW_TOOLS_DIR})
 set_tests_properties(tools.errors PROPERTIES FIXTURES_REQUIRED tools_runs
-  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS tools)

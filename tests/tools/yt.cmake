@@ -36,7 +36,7 @@ add_test(NAME yt.open_2d_3d
           units/plt_00004.h5
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(yt.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
-  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS tools)
 
 # ParaView (pvbatch) opens the same dumps' .xmf files; skipped when ParaView is missing.
 find_program(PW_PVBATCH NAMES pvbatch)
@@ -50,7 +50,7 @@ add_test(NAME paraview.open_2d_3d
           2d/plt_00004.h5 3d/plt_00002.h5
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(paraview.open_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
-  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS tools)
 
 # ParaView's filters leave out the cells under finer levels: Integrate Variables equals
 # each field's total in the run summary (2D, 2D hydro, 3D), and a slice through the 3D
@@ -60,4 +60,4 @@ add_test(NAME paraview.integrals_2d_3d
           2d/plt_00004.h5 hydro/plt_00004.h5 3d/plt_00002.h5 0.53
   WORKING_DIRECTORY ${PW_YT_DIR})
 set_tests_properties(paraview.integrals_2d_3d PROPERTIES FIXTURES_REQUIRED yt_dumps
-  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  ENVIRONMENT "${PW_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS tools)
