@@ -23,11 +23,13 @@ foreach(check local failed collect schema resume killed jobs weak threads varian
   pw_sweep_test(${check})
 endforeach()
 set_tests_properties(sweep.local sweep.threads sweep.seed_plots PROPERTIES PROCESSORS 2)
-# Labelled `tools` as in tools.cmake: all but sweep.threads, which checks the threads a
-# launcher gives a host-threaded Kokkos.
-set_tests_properties(sweep.local sweep.failed sweep.collect sweep.schema sweep.resume
-  sweep.killed sweep.jobs sweep.weak sweep.variants sweep.examples sweep.bad_args
-  sweep.plots sweep.seed_plots PROPERTIES LABELS tools)
+# Labelled `tools` as in tools.cmake: the checks of the sweep tool's own work (its table,
+# resuming, job scripts, arguments, plots). Not local, failed, schema and threads: they
+# check what this build's executable writes (its summary's Kokkos block against the
+# schema, the threads a launcher gives a host-threaded Kokkos).
+set_tests_properties(sweep.collect sweep.resume sweep.killed sweep.jobs sweep.weak
+  sweep.variants sweep.examples sweep.bad_args sweep.plots sweep.seed_plots
+  PROPERTIES LABELS tools)
 set_tests_properties(sweep.local PROPERTIES FIXTURES_SETUP sweep_local)
 set_tests_properties(sweep.failed PROPERTIES FIXTURES_SETUP sweep_failed)
 set_tests_properties(sweep.collect sweep.plots PROPERTIES FIXTURES_REQUIRED sweep_local)

@@ -3,9 +3,10 @@
 # tests/tools/test_tools.py runs each script on them and checks the PNG it makes is not
 # blank. Skipped (code 77, with the reason) when the Python found lacks a package; as in
 # yt.cmake, Debian's /usr/bin/python3 (python3-h5py, -matplotlib, -yt) is preferred.
-# The checks, not the runs, are labelled `tools` (as are yt.cmake's and sweep.cmake's):
-# what they check does not depend on the Kokkos build, so CI runs them in its first pass
-# only (`-LE tools` in the second).
+# The checks, not the runs, are labelled `tools` (as are yt.cmake's and some of
+# sweep.cmake's): they check the Python tools on files the runs wrote, which does not
+# depend on the Kokkos build, so CI runs them in its first pass only (`-LE tools` in the
+# second).
 find_program(PW_PYTHON3 NAMES python3 HINTS /usr/bin)
 set(PW_TOOLS_DIR ${CMAKE_CURRENT_BINARY_DIR}/tools_out)
 file(MAKE_DIRECTORY ${PW_TOOLS_DIR})
