@@ -20,7 +20,10 @@
 
 namespace pw {
 
-namespace {
+// Not in the anonymous namespace: Deck::Impl holds entries, and GCC warns of a member of
+// anonymous-namespace type (-Wsubobject-linkage) where this file is included, as a unity
+// build does.
+namespace deck_detail {
 
 /// One value of the deck: its dotted key, the TOML value (with its source location) and
 /// where it was set, as messages print it ("x.toml:12" or "command line: argument ...").
@@ -29,6 +32,12 @@ struct Entry {
   toml::value value;
   std::string where;
 };
+
+}  // namespace deck_detail
+
+namespace {
+
+using deck_detail::Entry;
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
