@@ -99,6 +99,42 @@ KOKKOS_FORCEINLINE_FUNCTION void team_cells(const TeamMember& m, const Box& b,
   m.team_barrier();
 }
 
+/// team_cells for a body f whose arrays all have rows of `row` elements (the same j
+/// stride) and hold b's rows: on host backends each z plane of b runs as one loop, from
+/// b's first cell to its last with j fixed at b.lo[1] and i running on past the end of
+/// a row into the next (same address), so f also runs on the cells between b's rows
+/// (the arrays' other columns). A loop per row costs about as much as 20 cells of a
+/// stage of the advection update (tools/bench_kernel_sizes), so on small patches the
+/// extra cells cost less than the rows. f's results there must be ones nobody reads,
+/// and its reads there stay inside the arrays (between those of b's first and last
+/// cells). Devices run b's cells only. Ends with a barrier.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION void team_plane_cells(const TeamMember& m, const Box& b,
+                                                  long row, const F& f) {
+  if constexpr (detail::host_exec()) {
+    if (b.empty()) return;
+    const long span = (b.hi[0] - b.lo[0]) + row * (b.hi[1] - b.lo[1]) + 1;
+    const long total = span * b.size()[2];  // the flat index: plane, then cell
+    const int threads = m.team_size();
+    const long chunk = (total + threads - 1) / threads;
+    const long c0 = m.team_rank() * chunk, c1 = c0 + chunk < total ? c0 + chunk : total;
+    const int j = b.lo[1];
+    for (long c = c0; c < c1;) {
+      const long plane = c / span, first = c - plane * span;
+      const long last = first + (c1 - c) < span ? first + (c1 - c) : span;  // one past
+      const int k = b.lo[2] + int(plane), i0 = b.lo[0] + int(first);
+      const int i1 = b.lo[0] + int(last);
+      PW_INDEPENDENT_ITERATIONS
+      for (int i = i0; i < i1; ++i)
+        f(i, j, k);
+      c += last - first;
+    }
+    m.team_barrier();
+  } else {
+    team_cells(m, b, f);
+  }
+}
+
 /// team_cells for a body f(i, j, k, Tally<N>&) that counts events: a row's counts are
 /// summed in registers and added to counters(first .. first + N - 1) once per row (so
 /// counting keeps the loop vectorizable and costs no reduction); dropped when counters

@@ -83,21 +83,22 @@ FrozenVelocity freeze(const VelocityField& f, double time, const StreamFactors& 
 }
 
 /// Face velocities over the faces of box grown by `halo` (0 to 2) in x and y, filled by
-/// team m in velocity_size(box) doubles at mem. A face's velocity does not depend on the
-/// halo.
+/// team m in velocity_size(box) doubles at mem: the first `columns` columns of faces (at
+/// most plane_nodes(box, halo)[0]; fewer give planes whose rows are as long as those of
+/// other arrays). A face's velocity does not depend on the halo.
 KOKKOS_INLINE_FUNCTION FaceVelocity team_face_velocity(const TeamMember& m,
                                                        const LevelGeom& g,
                                                        const FrozenVelocity& f,
                                                        const Box& box, double* mem,
-                                                       int halo) {
+                                                       int halo, int columns) {
   const Box p = grow(box, IntVect{halo, halo, 0});
   const int ni = plane_nodes(box, halo)[0], nj = plane_nodes(box, halo)[1];
   const long n = long(ni) * nj;
-  const Plane u(mem, nj, ni), v(mem + n, nj, ni);
+  const Plane u(mem, nj, columns), v(mem + n, nj, columns);
   const FaceVelocity vel(u, v, p.lo[0], p.lo[1], f.w);
-  const Box nodes{{0, 0, 0}, {ni - 1, nj - 1, 0}};  // plane offsets
+  const Box faces{{0, 0, 0}, {columns - 1, nj - 1, 0}};  // plane offsets
   if (f.uniform) {
-    team_cells(m, nodes,
+    team_cells(m, faces,
                [&](int i, int j, int) { uniform_face_velocity(i, j, u, v, f.ux, f.uy); });
     return vel;
   }
@@ -105,19 +106,32 @@ KOKKOS_INLINE_FUNCTION FaceVelocity team_face_velocity(const TeamMember& m,
   const double* fx = f.fac + (p.lo[0] - f.x0);
   const double* fy = f.fac + f.nx + (p.lo[1] - f.y0);
   const double inv_dx = 1.0 / g.dx[0], inv_dy = 1.0 / g.dx[1];
+  const Box nodes{{0, 0, 0}, {ni - 1, nj - 1, 0}};
   team_cells(m, nodes, [&](int i, int j, int) { stream_node(i, j, psi, f.s, fx, fy); });
-  team_cells(m, nodes, [&](int i, int j, int) {
+  team_cells(m, faces, [&](int i, int j, int) {
     face_velocity_from_stream(i, j, u, v, psi, inv_dx, inv_dy);
   });
   return vel;
 }
 
 /// Face states live on the faces of box grown by one cell in the used directions, and the
-/// per-cell terms on its cells (the same arrays, one slot larger than needed).
+/// per-cell terms on its cells (the same arrays, one slot larger than needed). In x they
+/// span the columns of the data's ghosted box (two more each side) and the velocity
+/// planes the update uses (frame_columns): with rows of one length, team_plane_cells can
+/// run a stage plane by plane.
 template <int DIM>
 KOKKOS_INLINE_FUNCTION Box state_box(const Box& box) {
   const IntVect one = IntVect::in_dims(DIM, 1, 0);
-  return {box.lo - one, box.hi + one * 2};
+  Box b{box.lo - one, box.hi + one * 2};
+  b.lo[0] = box.lo[0] - 2;
+  b.hi[0] = box.hi[0] + 2;
+  return b;
+}
+
+/// The columns of the update's velocity planes, faces box.lo - 2 to box.hi + 2 (the
+/// stages read lo - 1 to hi + 1): as many as the state arrays' and the data's columns.
+KOKKOS_INLINE_FUNCTION int frame_columns(const Box& box) {
+  return box.size()[0] + 4;
 }
 
 /// Arrays of scratch that team_advance<DIM> needs after the velocity planes: the normal
@@ -136,10 +150,10 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
                                          const FrozenVelocity& fv, const PatchRefs& pr,
                                          double dt, int ncomp, double* mem) {
   const Box box = pr.box;
-  const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem, 2);
+  const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem, 2, frame_columns(box));
   mem += velocity_size(box);
   const Box sb = state_box<DIM>(box);
-  const long ns = sb.num_cells();
+  const long ns = sb.num_cells(), row = sb.size()[0];  // row: also the planes' (vel.sj)
   CtuStates st;
   for (int d = 0; d < DIM; ++d) {
     st.p[d] = field_over(mem + d * ns, sb);
@@ -163,21 +177,36 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
     const Field3 u = pr.u_old.comp(c), un = pr.u_new.comp(c);
     const Field3 fx = pr.flux[0].comp(c), fy = pr.flux[1].comp(c),
                  fz = DIM == 3 ? pr.flux[2].comp(c) : Field3{};
+    // The stages run plane by plane (team_plane_cells) where all they read and write has
+    // rows of one length: always for those on the state arrays and velocities alone, the
+    // predictors too unless a caller gives the data other ghosts. The fluxes and the
+    // update stay row by row: the patch's flux arrays have shorter rows, and fluxes
+    // found plane by plane in the state's rows, then copied, gained nothing (a level of
+    // 16^3 patches 8% faster, one patch in cache 5% slower).
+    const bool frame = u.sj == row;
+    const auto plane = [&](const Box& b, const auto& f) {
+      team_plane_cells(m, b, row, f);
+    };
+    const auto stage = [&](const Box& b, const auto& f) {
+      if (frame)
+        team_plane_cells(m, b, row, f);
+      else
+        team_cells(m, b, f);
+    };
     // Normal predictors on the faces of box grown by one sideways (the corner terms read
     // the upwind cell's neighbours), then the transverse terms of the cells beside them.
-    team_cells(m, faces(grow(box, one - ex), 0),
-               [&](int i, int j, int k) { predict_face<0>(i, j, k, px, u, vel, dtdx); });
-    team_cells(m, faces(grow(box, one - ey), 1),
-               [&](int i, int j, int k) { predict_face<1>(i, j, k, py, u, vel, dtdy); });
+    stage(faces(grow(box, one - ex), 0),
+          [&](int i, int j, int k) { predict_face<0>(i, j, k, px, u, vel, dtdx); });
+    stage(faces(grow(box, one - ey), 1),
+          [&](int i, int j, int k) { predict_face<1>(i, j, k, py, u, vel, dtdy); });
     if constexpr (DIM == 3) {
-      team_cells(m, faces(grow(box, one - ez), 2), [&](int i, int j, int k) {
-        predict_face<2>(i, j, k, pz, u, vel, dtdz);
-      });
+      stage(faces(grow(box, one - ez), 2),
+            [&](int i, int j, int k) { predict_face<2>(i, j, k, pz, u, vel, dtdz); });
     }
-    team_cells(m, grow(box, one - ex),
-               [&](int i, int j, int k) { transverse_cell<0>(i, j, k, tx, px, vel); });
-    team_cells(m, grow(box, one - ey),
-               [&](int i, int j, int k) { transverse_cell<1>(i, j, k, ty, py, vel); });
+    plane(grow(box, one - ex),
+          [&](int i, int j, int k) { transverse_cell<0>(i, j, k, tx, px, vel); });
+    plane(grow(box, one - ey),
+          [&](int i, int j, int k) { transverse_cell<1>(i, j, k, ty, py, vel); });
     if constexpr (DIM == 2) {
       const double hx = hdt[0], hy = hdt[1];
       team_cells(m, faces(box, 0), [&](int i, int j, int k) {
@@ -187,20 +216,20 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
         ctu_flux_2d<1>(i, j, k, fy, py, tx, vel, hx);
       });
     } else {
-      team_cells(m, grow(box, one - ez),
-                 [&](int i, int j, int k) { transverse_cell<2>(i, j, k, tz, pz, vel); });
+      plane(grow(box, one - ez),
+            [&](int i, int j, int k) { transverse_cell<2>(i, j, k, tz, pz, vel); });
       // Per direction D: the corrections of the cells beside D-faces, then the fluxes.
-      team_cells(m, grow(box, ex), [&](int i, int j, int k) {
+      plane(grow(box, ex), [&](int i, int j, int k) {
         ctu_corrections<1, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
       });
       team_cells(m, faces(box, 0),
                  [&](int i, int j, int k) { ctu_flux<0>(i, j, k, fx, px, a1, a2, vel); });
-      team_cells(m, grow(box, ey), [&](int i, int j, int k) {
+      plane(grow(box, ey), [&](int i, int j, int k) {
         ctu_corrections<0, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
       });
       team_cells(m, faces(box, 1),
                  [&](int i, int j, int k) { ctu_flux<1>(i, j, k, fy, py, a1, a2, vel); });
-      team_cells(m, grow(box, ez), [&](int i, int j, int k) {
+      plane(grow(box, ez), [&](int i, int j, int k) {
         ctu_corrections<0, 1>(i, j, k, a1, a2, st, vel, dt3, hdt);
       });
       team_cells(m, faces(box, 2),
@@ -237,7 +266,8 @@ double min_dt(const LevelGeom& g, const FrozenVelocity& fv, int dim,
         const Box box = boxes(m.league_rank());
         double* mem = static_cast<double*>(m.team_scratch(1).get_shmem(bytes));
         // Transit times read the faces of the box's cells only.
-        const FaceVelocity vel = team_face_velocity(m, g, fv, box, mem, 0);
+        const FaceVelocity vel =
+            team_face_velocity(m, g, fv, box, mem, 0, plane_nodes(box, 0)[0]);
         // Face velocities depend on (i, j) only, so the box's lowest z plane has every
         // transit time of the box.
         Box plane = box;

@@ -89,6 +89,12 @@ def cases(f, build):
             ("bench_poisson", ["--bogus"]), ("bench_poisson", ["--build", f["missing"]]),
             ("bench_poisson", ["--build", build, "--n", "0"]),
             ("bench_poisson", ["--build", build, "--bc", "sideways"])]
+    out += [("bench_kernel_sizes", ["--bogus"]),
+            ("bench_kernel_sizes", ["--build", f["missing"]]),
+            ("bench_kernel_sizes", ["--build", build, "--sizes", "16"]),
+            ("bench_kernel_sizes", ["--build", build, "--sizes", "0", "16"]),
+            ("bench_kernel_sizes", ["--build", build, "--sizes", "16", "4096"]),
+            ("bench_kernel_sizes", ["--build", build, "--rounds", "0"])]
     assert os.path.exists(exe), exe
     return out
 
