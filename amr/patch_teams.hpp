@@ -105,14 +105,18 @@ KOKKOS_FORCEINLINE_FUNCTION void team_cells(const TeamMember& m, const Box& b,
 /// a row into the next (same address), so f also runs on the cells between b's rows
 /// (the arrays' other columns). A loop per row costs about as much as 20 cells of a
 /// stage of the advection update (tools/bench_kernel_sizes), so on small patches the
-/// extra cells cost less than the rows. f's results there must be ones nobody reads,
-/// and its reads there stay inside the arrays (between those of b's first and last
-/// cells). Devices run b's cells only. Ends with a barrier.
+/// extra cells cost less than the rows. f's results there must be ones nobody reads;
+/// its reads there stay inside the arrays (between those of b's first and last cells),
+/// but may find values nobody wrote, which can only cost time. Devices run b's cells
+/// only. Ends with a barrier.
 template <class F>
 KOKKOS_FORCEINLINE_FUNCTION void team_plane_cells(const TeamMember& m, const Box& b,
                                                   long row, const F& f) {
   if constexpr (detail::host_exec()) {
-    if (b.empty()) return;
+    if (b.empty()) {
+      m.team_barrier();
+      return;
+    }
     const long span = (b.hi[0] - b.lo[0]) + row * (b.hi[1] - b.lo[1]) + 1;
     const long total = span * b.size()[2];  // the flat index: plane, then cell
     const int threads = m.team_size();

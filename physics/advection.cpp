@@ -114,24 +114,24 @@ KOKKOS_INLINE_FUNCTION FaceVelocity team_face_velocity(const TeamMember& m,
   return vel;
 }
 
+/// The columns of the update's velocity planes, faces box.lo - 2 to box.hi + 2 (the
+/// stages read lo - 1 to hi + 1), and of its state arrays (state_box): as many as the
+/// columns of the patch's data with its two ghost cells each side.
+KOKKOS_INLINE_FUNCTION int frame_columns(const Box& box) {
+  return box.size()[0] + 4;
+}
+
 /// Face states live on the faces of box grown by one cell in the used directions, and the
 /// per-cell terms on its cells (the same arrays, one slot larger than needed). In x they
-/// span the columns of the data's ghosted box (two more each side) and the velocity
-/// planes the update uses (frame_columns): with rows of one length, team_plane_cells can
-/// run a stage plane by plane.
+/// span frame_columns, as the velocity planes and the patch's data: with rows of one
+/// length, team_plane_cells can run a stage plane by plane.
 template <int DIM>
 KOKKOS_INLINE_FUNCTION Box state_box(const Box& box) {
   const IntVect one = IntVect::in_dims(DIM, 1, 0);
   Box b{box.lo - one, box.hi + one * 2};
   b.lo[0] = box.lo[0] - 2;
-  b.hi[0] = box.hi[0] + 2;
+  b.hi[0] = b.lo[0] + frame_columns(box) - 1;
   return b;
-}
-
-/// The columns of the update's velocity planes, faces box.lo - 2 to box.hi + 2 (the
-/// stages read lo - 1 to hi + 1): as many as the state arrays' and the data's columns.
-KOKKOS_INLINE_FUNCTION int frame_columns(const Box& box) {
-  return box.size()[0] + 4;
 }
 
 /// Arrays of scratch that team_advance<DIM> needs after the velocity planes: the normal
@@ -181,17 +181,20 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
     // rows of one length: always for those on the state arrays and velocities alone, the
     // predictors too unless a caller gives the data other ghosts. The fluxes and the
     // update stay row by row: the patch's flux arrays have shorter rows, and fluxes
-    // found plane by plane in the state's rows, then copied, gained nothing (a level of
-    // 16^3 patches 8% faster, one patch in cache 5% slower).
+    // found plane by plane in the state's rows, then copied, gave mixed results (a level
+    // of 16^3 patches 8% faster, one patch in cache 5% slower).
     const bool frame = u.sj == row;
     const auto plane = [&](const Box& b, const auto& f) {
       team_plane_cells(m, b, row, f);
     };
     const auto stage = [&](const Box& b, const auto& f) {
-      if (frame)
-        team_plane_cells(m, b, row, f);
-      else
-        team_cells(m, b, f);
+      if constexpr (detail::host_exec()) {
+        if (frame) {
+          team_plane_cells(m, b, row, f);
+          return;
+        }
+      }
+      team_cells(m, b, f);
     };
     // Normal predictors on the faces of box grown by one sideways (the corner terms read
     // the upwind cell's neighbours), then the transverse terms of the cells beside them.
