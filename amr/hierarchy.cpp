@@ -75,10 +75,13 @@ void Hierarchy::allocate(Level& L, Level* old) {
   if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
-  // The update writes every face's flux of its patches before anything reads them.
+  // The update writes every face's flux of its patches before anything reads them. Their
+  // rows are as long as the state's, so that a stage can run a plane of both as one loop
+  // (team_plane_cells); that costs a fifth more flux memory on 16^3 patches.
+  const IntVect rows{nghost_, 0, 0};
   for (int d = 0; d < 3; ++d)
     L.flux[d] = d < cfg_.geom0.dim
-                    ? LevelData("flux", L.layout, L.geom, ncomp_, IntVect{}, me, d,
+                    ? LevelData("flux", L.layout, L.geom, ncomp_, rows, me, d,
                                 old ? old->flux[d].release_storage() : none,
                                 LevelData::Values::unset)
                     : LevelData();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 #include "amr/box_index.hpp"
 #include "amr/device_array.hpp"
@@ -54,6 +55,8 @@ LevelData::LevelData(const std::string& label, const LevelLayout& layout,
       face_dir_(face_dir),
       fabs_(layout.size()),
       plans_(std::make_shared<Plans>()) {
+  if (face_dir >= 0 && (ghost[1] != 0 || ghost[2] != 0 || ghost[0] < 0))
+    throw std::invalid_argument("LevelData: face data pads its rows in x only");
   std::vector<Box> boxes(layout.size());
   for (size_t p = 0; p < layout.size(); ++p)
     if (owns(p)) boxes[p] = fab_box(p);
@@ -243,8 +246,14 @@ const Kokkos::View<FabRef*>& LevelData::refs() const {
 }
 
 Box LevelData::fab_box(size_t p) const {
-  return face_dir_ < 0 ? grow(layout_.boxes[p], ghost_)
-                       : faces(layout_.boxes[p], face_dir_);
+  const Box& b = layout_.boxes[p];
+  if (face_dir_ < 0) return grow(b, ghost_);
+  Box f = faces(b, face_dir_);
+  if (ghost_[0] > 0) {  // rows as long as those of cell data with ghost_[0] ghosts
+    f.lo[0] = b.lo[0] - ghost_[0];
+    f.hi[0] = b.hi[0] + ghost_[0];
+  }
+  return f;
 }
 
 const LevelData::Plans& LevelData::sets() const {

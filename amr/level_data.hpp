@@ -31,7 +31,10 @@ class LevelData {
   enum class Values { zero, unset };
   /// Allocate a Fab on each box of `layout` that `my_rank` owns: the box grown by
   /// `ghost` (use 0 in unused directions), or with face_dir = d the faces normal to d of
-  /// the box (face-centred data; no ghost verbs then). Other patches stay empty. Every
+  /// the box (face-centred data; no ghost verbs then), in x over the columns of the box
+  /// grown by ghost[0] when that is not 0 (ghost[1] and ghost[2] must be): rows as long
+  /// as those of cell data with that ghost width, so that one loop can run over a plane
+  /// of both (team_plane_cells). Other patches stay empty. Every
   /// value is 0 (unless `values` is unset). The fabs are put in `storage` (from
   /// release_storage) where it is large enough, else in a new allocation.
   LevelData(const std::string& label, const LevelLayout& layout, const LevelGeom& geom,

@@ -8,10 +8,12 @@ double patch_bytes(const Box& box, int dim, int ncomp, int nghost) {
   double state = 2, fluxes = 0;  // doubles: nothing here overflows
   for (int d = 0; d < dim; ++d)
     state *= box.size()[d] + 2.0 * nghost;
+  // The fluxes' rows span the state's columns (Hierarchy::allocate).
   for (int f = 0; f < dim; ++f) {
     double faces = 1;
     for (int d = 0; d < dim; ++d)
-      faces *= box.size()[d] + (d == f ? 1.0 : 0.0);
+      faces *= d == 0 && nghost > 0 ? box.size()[d] + 2.0 * nghost
+                                    : box.size()[d] + (d == f ? 1.0 : 0.0);
     fluxes += faces;
   }
   return 8.0 * ncomp * (state + fluxes);

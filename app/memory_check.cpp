@@ -54,7 +54,8 @@ int ranks_on_busiest_node(const Comm& comm) {
 double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost) {
   const LevelGeom& g = cfg.geom0;
   // chop() cuts each direction into about N / max_grid_size pieces; every piece adds
-  // its ghost layers and one face of fluxes. Doubles: nothing here overflows.
+  // its ghost layers and one face of fluxes, whose rows span the ghosts' columns too
+  // (Hierarchy::allocate). Doubles: nothing here overflows.
   double n[3], pieces[3];
   for (int d = 0; d < g.dim; ++d) {
     n[d] = g.domain.size()[d];
@@ -66,7 +67,8 @@ double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost) {
   for (int f = 0; f < g.dim; ++f) {
     double faces = 1;
     for (int d = 0; d < g.dim; ++d)
-      faces *= n[d] + (d == f ? pieces[d] : 0.0);
+      faces *= d == 0 && nghost > 0 ? n[d] + 2.0 * nghost * pieces[d]
+                                    : n[d] + (d == f ? pieces[d] : 0.0);
     fluxes += faces;
   }
   return 8.0 * ncomp * (state + fluxes);

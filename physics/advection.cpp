@@ -179,22 +179,27 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
                  fz = DIM == 3 ? pr.flux[2].comp(c) : Field3{};
     // The stages run plane by plane (team_plane_cells) where all they read and write has
     // rows of one length: always for those on the state arrays and velocities alone, the
-    // predictors too unless a caller gives the data other ghosts. The fluxes and the
-    // update stay row by row: the patch's flux arrays have shorter rows, and fluxes
-    // found plane by plane in the state's rows, then copied, gave mixed results (a level
-    // of 16^3 patches 8% faster, one patch in cache 5% slower).
+    // predictors too unless a caller gives the data other ghosts, and the fluxes where
+    // their fabs have the state's rows (a level's do, see Hierarchy::allocate). The
+    // update stays row by row: a plane loop would write the new state's ghost columns
+    // (and gave a mixed result: a level of 16^3 patches 7% faster, one patch 3-5%
+    // slower).
     const bool frame = u.sj == row;
     const auto plane = [&](const Box& b, const auto& f) {
       team_plane_cells(m, b, row, f);
     };
-    const auto stage = [&](const Box& b, const auto& f) {
+    const auto rows_if = [&](bool same_rows, const Box& b, const auto& f) {
       if constexpr (detail::host_exec()) {
-        if (frame) {
+        if (same_rows) {
           team_plane_cells(m, b, row, f);
           return;
         }
       }
       team_cells(m, b, f);
+    };
+    const auto stage = [&](const Box& b, const auto& f) { rows_if(frame, b, f); };
+    const auto flux_stage = [&](const Field3& f, const Box& b, const auto& body) {
+      rows_if(f.sj == row, b, body);
     };
     // Normal predictors on the faces of box grown by one sideways (the corner terms read
     // the upwind cell's neighbours), then the transverse terms of the cells beside them.
@@ -212,10 +217,10 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
           [&](int i, int j, int k) { transverse_cell<1>(i, j, k, ty, py, vel); });
     if constexpr (DIM == 2) {
       const double hx = hdt[0], hy = hdt[1];
-      team_cells(m, faces(box, 0), [&](int i, int j, int k) {
+      flux_stage(fx, faces(box, 0), [&](int i, int j, int k) {
         ctu_flux_2d<0>(i, j, k, fx, px, ty, vel, hy);
       });
-      team_cells(m, faces(box, 1), [&](int i, int j, int k) {
+      flux_stage(fy, faces(box, 1), [&](int i, int j, int k) {
         ctu_flux_2d<1>(i, j, k, fy, py, tx, vel, hx);
       });
     } else {
@@ -225,17 +230,17 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
       plane(grow(box, ex), [&](int i, int j, int k) {
         ctu_corrections<1, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
       });
-      team_cells(m, faces(box, 0),
+      flux_stage(fx, faces(box, 0),
                  [&](int i, int j, int k) { ctu_flux<0>(i, j, k, fx, px, a1, a2, vel); });
       plane(grow(box, ey), [&](int i, int j, int k) {
         ctu_corrections<0, 2>(i, j, k, a1, a2, st, vel, dt3, hdt);
       });
-      team_cells(m, faces(box, 1),
+      flux_stage(fy, faces(box, 1),
                  [&](int i, int j, int k) { ctu_flux<1>(i, j, k, fy, py, a1, a2, vel); });
       plane(grow(box, ez), [&](int i, int j, int k) {
         ctu_corrections<0, 1>(i, j, k, a1, a2, st, vel, dt3, hdt);
       });
-      team_cells(m, faces(box, 2),
+      flux_stage(fz, faces(box, 2),
                  [&](int i, int j, int k) { ctu_flux<2>(i, j, k, fz, pz, a1, a2, vel); });
     }
     team_cells(m, box, [&](int i, int j, int k) {

@@ -127,15 +127,15 @@ pw_bad_deck(volume_overflow "domain.prob_hi: expected cell volumes that are fini
 
 # Sizes that would not fit: refused before anything is allocated, with the estimate and
 # what it is compared with (--max-memory, so that the verdict is the machine's own).
-pw_bad_deck(memory_cells "domain.n_cell: level 0 (1.074e+09 cells, 1 component, 2 ghost layers) needs about 39.5 GB of field data"
+pw_bad_deck(memory_cells "domain.n_cell: level 0 (1.074e+09 cells, 1 component, 2 ghost layers) needs about 41.4 GB of field data"
   ${PW_GOOD_DECK} "domain.n_cell=[32768,32768]" amr.max_level=0 --max-memory=16GB)
-pw_bad_deck(memory_components "domain.n_cell: level 0 (4096 cells, 1000000 components, 2 ghost layers) needs about 151 GB of field data"
+pw_bad_deck(memory_components "domain.n_cell: level 0 (4096 cells, 1000000 components, 2 ghost layers) needs about 158 GB of field data"
   ${PW_GOOD_DECK} advection.ncomp=1000000 --max-memory=16GB)
 pw_bad_deck(memory_ghosts "more than the 500 kB of ranks.memory_per_node"
   ${PW_GOOD_DECK} amr.blocking_factor=2 amr.max_grid_size=2 --max-memory=500kB)
 # Level 0 fits, the refined levels its tags ask for do not: refused before they are
 # allocated, exit code 3 (the run had started), with the level and the figures.
-pw_bad_run(memory_refined_levels "run failed: building the initial hierarchy: level 1 would have 3.277e+04 cells in 8 patches, and the hierarchy would then need about 3.72 MB of field data" 3
+pw_bad_run(memory_refined_levels "run failed: building the initial hierarchy: level 1 would have 3.277e+04 cells in 8 patches, and the hierarchy would then need about 4.1 MB of field data" 3
   ${PROJECT_SOURCE_DIR}/inputs/bubble_3d.toml time.max_step=2 output.write=false --max-memory=3MB)
 pw_bad_deck(max_memory_unit "command line: --max-memory: abc unit not recognized"
   ${PW_GOOD_DECK} --max-memory=abc)

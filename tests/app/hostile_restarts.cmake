@@ -49,7 +49,7 @@ foreach(np 1 2)
   add_test(NAME hostile_restart.levels_exceed_memory.np${np}
     COMMAND ${CMAKE_COMMAND} -E env PW_EXPECT_CODE=3 PW_ALLOW_STDOUT=1
             ${CMAKE_CURRENT_LIST_DIR}/expect_error.sh
-            "run failed: restoring the dump's hierarchy: level 1 would have 928 cells in 15 patches, and the hierarchy would then need about 212 kB of field data"
+            "run failed: restoring the dump's hierarchy: level 1 would have 928 cells in 15 patches, and the hierarchy would then need about 241 kB of field data"
             ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
             $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} time.max_step=4 output.write=false
             restart=${PW_HOSTILE_GOOD} --max-memory=150kB)
