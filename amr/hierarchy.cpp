@@ -48,6 +48,7 @@ Hierarchy::Hierarchy(const AmrConfig& cfg, const Physics& physics, LayoutPlanner
       comm_(comm),
       ncomp_(physics.ncomp()),
       nghost_(physics.nghost()),
+      flux_padding_(physics.flux_padding()),
       bcs_(physics.boundary_conditions()),
       interp_(physics.interpolation()),
       counters_("physics::counters", physics.counter_names().size()) {}
@@ -75,10 +76,9 @@ void Hierarchy::allocate(Level& L, Level* old) {
   if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
-  // The update writes every face's flux of its patches before anything reads them. Their
-  // rows are as long as the state's, so that a stage can run a plane of both as one loop
-  // (team_plane_cells); that costs a fifth more flux memory on 16^3 patches.
-  const IntVect rows{nghost_, 0, 0};
+  // The update writes every face's flux of its patches before anything reads them, in
+  // rows as long as the state's where the physics asks (Physics::flux_padding).
+  const IntVect rows{flux_padding_, 0, 0};
   for (int d = 0; d < 3; ++d)
     L.flux[d] = d < cfg_.geom0.dim
                     ? LevelData("flux", L.layout, L.geom, ncomp_, rows, me, d,

@@ -79,6 +79,8 @@ class Hierarchy {
   double time() const { return levels_[0].t_new; }
   int ncomp() const { return ncomp_; }
   int nghost() const { return nghost_; }
+  /// The fluxes' extra columns each side in x (Physics::flux_padding).
+  int flux_padding() const { return flux_padding_; }
   const AmrConfig& config() const { return cfg_; }
   const Comm& comm() const { return comm_; }
   PhaseTimers& timers() { return timers_; }
@@ -163,6 +165,7 @@ class Hierarchy {
   Comm comm_;
   int ncomp_;
   int nghost_;
+  int flux_padding_;
   int n_proper_;
   BcSet bcs_;                   // the state's walls, per component
   std::vector<Interp> interp_;  // the state's coarse-fine interpolation, per component

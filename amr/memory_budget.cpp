@@ -4,16 +4,15 @@
 
 namespace pw {
 
-double patch_bytes(const Box& box, int dim, int ncomp, int nghost) {
+double patch_bytes(const Box& box, int dim, int ncomp, int nghost, int flux_padding) {
   double state = 2, fluxes = 0;  // doubles: nothing here overflows
   for (int d = 0; d < dim; ++d)
     state *= box.size()[d] + 2.0 * nghost;
-  // The fluxes' rows span the state's columns (Hierarchy::allocate).
   for (int f = 0; f < dim; ++f) {
     double faces = 1;
     for (int d = 0; d < dim; ++d)
-      faces *= d == 0 && nghost > 0 ? box.size()[d] + 2.0 * nghost
-                                    : box.size()[d] + (d == f ? 1.0 : 0.0);
+      faces *= d == 0 && flux_padding > 0 ? box.size()[d] + 2.0 * flux_padding
+                                          : box.size()[d] + (d == f ? 1.0 : 0.0);
     fluxes += faces;
   }
   return 8.0 * ncomp * (state + fluxes);

@@ -18,8 +18,9 @@ struct MemoryBudget {
 };
 
 /// Bytes of one patch's field data: the state (old and new) with `nghost` ghost layers
-/// and the face fluxes of every direction.
-double patch_bytes(const Box& box, int dim, int ncomp, int nghost);
+/// and the face fluxes of every direction, widened by `flux_padding` columns each side
+/// in x (Physics::flux_padding).
+double patch_bytes(const Box& box, int dim, int ncomp, int nghost, int flux_padding);
 
 /// "39.5 GB", "151 kB": three digits and a decimal unit.
 std::string size_text(double bytes);

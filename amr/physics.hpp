@@ -67,6 +67,13 @@ class Physics {
   int ncomp() const { return int(component_names().size()); }
   /// Ghost layers the update needs (in each used direction).
   virtual int nghost() const = 0;
+  /// Columns each side in x by which a level's face fluxes are widened (0: none). A
+  /// module whose update runs a plane of its state and fluxes as one loop
+  /// (team_plane_cells) asks for nghost(), so that their rows have one length; the
+  /// columns beyond faces(box, d) are then scratch that advance() may overwrite. They
+  /// cost memory (23% more flux on 16^3 patches with 2 ghost layers), so only a module
+  /// that uses them asks.
+  virtual int flux_padding() const { return 0; }
   /// Physical boundary conditions of each component on each non-periodic face.
   virtual BcSet boundary_conditions() const = 0;
   /// Coarse-to-fine interpolation of each component (ghost cells and new fine patches).
@@ -103,8 +110,9 @@ class Physics {
   /// the face fluxes it used: flux[d](i, j, k, c) on the faces(box, d), the lo face of
   /// cell i, in conserved units per area and time, so u_new = u_old - dt/dx * (F_hi -
   /// F_lo) summed over d. Refluxing relies on that identity. In 2D flux[2] is not
-  /// touched. `scratch` holds at least scratch_size(box) doubles; `counters` has one
-  /// slot per counter_names() entry.
+  /// touched. Where flux[d] spans flux_padding() more columns each side in x, advance()
+  /// may overwrite the values there. `scratch` holds at least scratch_size(box) doubles;
+  /// `counters` has one slot per counter_names() entry.
   virtual void advance(const LevelGeom& g, const Box& box, const Array4& u_old,
                        const Array4& u_new, const Array4 flux[3], double time, double dt,
                        const Scratch& scratch, const Counters& counters) const = 0;

@@ -51,11 +51,11 @@ int ranks_on_busiest_node(const Comm& comm) {
 
 }  // namespace
 
-double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost) {
+double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, int flux_padding) {
   const LevelGeom& g = cfg.geom0;
   // chop() cuts each direction into about N / max_grid_size pieces; every piece adds
-  // its ghost layers and one face of fluxes, whose rows span the ghosts' columns too
-  // (Hierarchy::allocate). Doubles: nothing here overflows.
+  // its ghost layers and one face of fluxes (or its padding in x). Doubles: nothing
+  // here overflows.
   double n[3], pieces[3];
   for (int d = 0; d < g.dim; ++d) {
     n[d] = g.domain.size()[d];
@@ -67,15 +67,15 @@ double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost) {
   for (int f = 0; f < g.dim; ++f) {
     double faces = 1;
     for (int d = 0; d < g.dim; ++d)
-      faces *= d == 0 && nghost > 0 ? n[d] + 2.0 * nghost * pieces[d]
-                                    : n[d] + (d == f ? pieces[d] : 0.0);
+      faces *= d == 0 && flux_padding > 0 ? n[d] + 2.0 * flux_padding * pieces[d]
+                                          : n[d] + (d == f ? pieces[d] : 0.0);
     fluxes += faces;
   }
   return 8.0 * ncomp * (state + fluxes);
 }
 
 MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
-                          const Comm& comm) {
+                          int flux_padding, const Comm& comm) {
   MemoryBudget budget;
   const double given = memory_per_node(deck);
   // Every rank must reach the same verdict: the smallest node's memory counts.
@@ -83,7 +83,8 @@ MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int
   budget.source = given > 0 ? "of ranks.memory_per_node" : "of the node's memory";
   budget.ranks_per_node = ranks_on_busiest_node(comm);
   budget.ranks = comm.size();
-  const std::string why = exceeds_budget(level0_bytes(cfg, ncomp, nghost), budget);
+  const std::string why =
+      exceeds_budget(level0_bytes(cfg, ncomp, nghost, flux_padding), budget);
   if (why.empty()) return budget;
   double cells = 1;
   for (int d = 0; d < cfg.geom0.dim; ++d)

@@ -180,7 +180,7 @@ KOKKOS_INLINE_FUNCTION void team_advance(const TeamMember& m, const LevelGeom& g
     // The stages run plane by plane (team_plane_cells) where all they read and write has
     // rows of one length: always for those on the state arrays and velocities alone, the
     // predictors too unless a caller gives the data other ghosts, and the fluxes where
-    // their fabs have the state's rows (a level's do, see Hierarchy::allocate). The
+    // their fabs have the state's rows (a level's do on host backends: flux_padding). The
     // update stays row by row: a plane loop would write the new state's ghost columns
     // (and gave a mixed result: a level of 16^3 patches 7% faster, one patch 3-5%
     // slower).
@@ -415,6 +415,12 @@ BcSet Advection::boundary_conditions() const {
 
 std::vector<Interp> Advection::interpolation() const {
   return std::vector<Interp>(size_t(ncomp_), Interp::conservative_linear);
+}
+
+int Advection::flux_padding() const {
+  // team_advance runs the flux stages plane by plane on host backends, where the fluxes'
+  // rows are frame_columns long as the state's (nghost() columns each side of the box).
+  return detail::host_exec() ? nghost() : 0;
 }
 
 long Advection::scratch_size(const Box& box) const {

@@ -42,6 +42,7 @@ class Advection : public Physics {
   /// upwind cell), and the corner terms read one cell sideways. AMReX's example uses 3
   /// because it computes every stage on boxes grown by one more cell than needed.
   int nghost() const override { return 2; }
+  int flux_padding() const override;
   /// Outflow walls for every component.
   BcSet boundary_conditions() const override;
   /// Limited (MC) linear: conservative, and no new extrema.

@@ -25,8 +25,9 @@ struct TestLevel {
   LevelLayout layout;
   LevelData u_old, u_new, flux[3];
 
-  /// flux_rows: face fluxes with rows as long as the state's, as a hierarchy's are (the
-  /// update's flux stages run plane by plane), else over their faces only (row by row).
+  /// flux_rows: face fluxes padded as a hierarchy pads them (Physics::flux_padding: on
+  /// host backends rows as long as the state's, and the update's flux stages run plane
+  /// by plane), else over their faces only (row by row).
   TestLevel(const Advection& adv, int dim, int n, int grid, bool flux_rows)
       : g(pw::testing::unit_geom(dim, n)) {
     layout.boxes = chop(g.domain, IntVect::in_dims(dim, grid, 1), IntVect::uniform(1));
@@ -35,8 +36,9 @@ struct TestLevel {
     u_old = LevelData("u_old", layout, g, adv.ncomp(), ghost, 0);
     u_new = u_old.like("u_new");
     for (int d = 0; d < dim; ++d)
-      flux[d] = LevelData("flux", layout, g, adv.ncomp(),
-                          flux_rows ? IntVect{adv.nghost(), 0, 0} : IntVect{}, 0, d);
+      flux[d] =
+          LevelData("flux", layout, g, adv.ncomp(),
+                    flux_rows ? IntVect{adv.flux_padding(), 0, 0} : IntVect{}, 0, d);
     for (size_t p = 0; p < layout.size(); ++p)
       adv.initial_data(g, u_old[p].box, u_old[p].array(), 0.1);
   }

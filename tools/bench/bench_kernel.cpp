@@ -61,7 +61,8 @@ int run(int argc, char** argv) {
   const pw::IntVect ghost = pw::IntVect::uniform(adv.nghost());
   pw::LevelData u("u", layout, g, 1, ghost, 0), u_new = u.like("u_new"), flux[3];
   for (int d = 0; d < 3; ++d)
-    flux[d] = pw::LevelData("flux", layout, g, 1, pw::IntVect{adv.nghost(), 0, 0}, 0, d);
+    flux[d] =
+        pw::LevelData("flux", layout, g, 1, pw::IntVect{adv.flux_padding(), 0, 0}, 0, d);
   for (size_t p = 0; p < layout.size(); ++p)
     adv.initial_data(g, u[p].box, u[p].array(), 0.0);
   const pw::Scratch scratch("scratch", size_t(adv.scratch_size(layout.boxes[0])));
