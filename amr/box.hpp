@@ -85,6 +85,16 @@ KOKKOS_INLINE_FUNCTION constexpr Box faces(const Box& b, int d) {
   f.hi[d] += 1;
   return f;
 }
+/// faces(b, d) in rows as long as those of b grown by `pad` cells (pad > 0): in x, the
+/// columns of b grown by pad each side (face-centred data with cell data's rows).
+KOKKOS_INLINE_FUNCTION constexpr Box padded_faces(const Box& b, int d, int pad) {
+  Box f = faces(b, d);
+  if (pad > 0) {
+    f.lo[0] = b.lo[0] - pad;
+    f.hi[0] = b.hi[0] + pad;
+  }
+  return f;
+}
 /// The layer of `n` cells just outside b on side `side` (0 = lo, 1 = hi) of direction d.
 KOKKOS_INLINE_FUNCTION constexpr Box adjacent_cells(const Box& b, int d, int side,
                                                     int n = 1) {

@@ -247,13 +247,7 @@ const Kokkos::View<FabRef*>& LevelData::refs() const {
 
 Box LevelData::fab_box(size_t p) const {
   const Box& b = layout_.boxes[p];
-  if (face_dir_ < 0) return grow(b, ghost_);
-  Box f = faces(b, face_dir_);
-  if (ghost_[0] > 0) {  // rows as long as those of cell data with ghost_[0] ghosts
-    f.lo[0] = b.lo[0] - ghost_[0];
-    f.hi[0] = b.hi[0] + ghost_[0];
-  }
-  return f;
+  return face_dir_ < 0 ? grow(b, ghost_) : padded_faces(b, face_dir_, ghost_[0]);
 }
 
 const LevelData::Plans& LevelData::sets() const {

@@ -8,13 +8,8 @@ double patch_bytes(const Box& box, int dim, int ncomp, int nghost, int flux_padd
   double state = 2, fluxes = 0;  // doubles: nothing here overflows
   for (int d = 0; d < dim; ++d)
     state *= box.size()[d] + 2.0 * nghost;
-  for (int f = 0; f < dim; ++f) {
-    double faces = 1;
-    for (int d = 0; d < dim; ++d)
-      faces *= d == 0 && flux_padding > 0 ? box.size()[d] + 2.0 * flux_padding
-                                          : box.size()[d] + (d == f ? 1.0 : 0.0);
-    fluxes += faces;
-  }
+  for (int f = 0; f < dim; ++f)
+    fluxes += double(padded_faces(box, f, flux_padding).num_cells());
   return 8.0 * ncomp * (state + fluxes);
 }
 

@@ -65,10 +65,11 @@ double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, int flux_paddin
   for (int d = 0; d < g.dim; ++d)
     state *= n[d] + 2.0 * nghost * pieces[d];
   for (int f = 0; f < g.dim; ++f) {
+    // What each piece adds: one cell's fluxes beyond the cell (a face, or the padding).
+    const IntVect one = padded_faces(Box{{0, 0, 0}, {0, 0, 0}}, f, flux_padding).size();
     double faces = 1;
     for (int d = 0; d < g.dim; ++d)
-      faces *= d == 0 && flux_padding > 0 ? n[d] + 2.0 * flux_padding * pieces[d]
-                                          : n[d] + (d == f ? pieces[d] : 0.0);
+      faces *= n[d] + (one[d] - 1) * pieces[d];
     fluxes += faces;
   }
   return 8.0 * ncomp * (state + fluxes);
