@@ -76,15 +76,29 @@ void Hierarchy::allocate(Level& L, Level* old) {
   if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
+  // Fluxes where old had them (see fit_fluxes); always for a module that cannot keep
+  // them in scratch.
+  const bool fluxes = !physics_.fluxes_in_scratch() || (old && old->flux[0].size() > 0);
+  for (int d = 0; d < 3; ++d)
+    L.flux[d] = fluxes ? flux_data(L, d, old ? old->flux[d].release_storage() : none)
+                       : LevelData();
+}
+
+LevelData Hierarchy::flux_data(const Level& L, int d,
+                               Kokkos::View<double*> storage) const {
+  if (d >= cfg_.geom0.dim) return LevelData();
   // The update writes every face's flux of its patches before anything reads them, in
   // rows as long as the state's where the physics asks (Physics::flux_padding).
-  const IntVect rows{flux_padding_, 0, 0};
+  return LevelData("flux", L.layout, L.geom, ncomp_, IntVect{flux_padding_, 0, 0},
+                   comm_.rank(), d, std::move(storage), LevelData::Values::unset);
+}
+
+void Hierarchy::fit_fluxes(int l) {
+  Level& L = levels_[l];
+  const bool keep = l < finest_level() || !physics_.fluxes_in_scratch();
+  if (keep == (L.flux[0].size() > 0)) return;
   for (int d = 0; d < 3; ++d)
-    L.flux[d] = d < cfg_.geom0.dim
-                    ? LevelData("flux", L.layout, L.geom, ncomp_, rows, me, d,
-                                old ? old->flux[d].release_storage() : none,
-                                LevelData::Values::unset)
-                    : LevelData();
+    L.flux[d] = keep ? flux_data(L, d, Kokkos::View<double*>()) : LevelData();
 }
 
 void Hierarchy::initialize() {
@@ -112,6 +126,8 @@ void Hierarchy::initialize() {
   }
   average_down_all();
   balance(0);
+  for (int l = 0; l <= finest_level(); ++l)
+    fit_fluxes(l);
   if (hook_) hook_->at_sync(*this, SyncPoint::built);
 }
 
@@ -156,6 +172,8 @@ void Hierarchy::restore(const std::vector<LevelLayout>& layouts,
   }
   regrids_ = state.regrids;
   balance(0);
+  for (int l = 0; l <= finest_level(); ++l)
+    fit_fluxes(l);
   if (hook_) hook_->at_sync(*this, SyncPoint::restored);
 }
 

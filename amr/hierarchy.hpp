@@ -81,6 +81,12 @@ class Hierarchy {
   int nghost() const { return nghost_; }
   /// The fluxes' extra columns each side in x (Physics::flux_padding).
   int flux_padding() const { return flux_padding_; }
+  /// How level l's fluxes are stored at most: in its arrays (padded by flux_padding())
+  /// unless the physics keeps them in scratch and l is the finest level the deck allows
+  /// (no finer level will reflux it); for the memory estimates.
+  FluxStorage flux_storage(int l) const {
+    return {l < cfg_.max_level || !physics_.fluxes_in_scratch(), flux_padding_};
+  }
   const AmrConfig& config() const { return cfg_; }
   const Comm& comm() const { return comm_; }
   PhaseTimers& timers() { return timers_; }
@@ -147,11 +153,21 @@ class Hierarchy {
   /// Physics scratch for the largest owned patch of L (one buffer, grown when needed).
   Scratch largest_scratch(const Level& L) const;
   /// L's fields: the states' values 0, the fluxes' unset (the update writes them all
-  /// before anything reads them). With `old`, the level L replaces at a regrid: L's
-  /// u_new and fluxes take the memory of old's u_old and fluxes, and L's u_old is left
-  /// for the caller to make in old's u_new's memory once it has been copied from
-  /// (remap).
+  /// before anything reads them), fluxes only where old had them or the physics cannot
+  /// keep them in scratch (fit_fluxes sees to the rest). With `old`, the level L
+  /// replaces at a regrid: L's u_new and fluxes take the memory of old's u_old and
+  /// fluxes, and L's u_old is left for the caller to make in old's u_new's memory once
+  /// it has been copied from (remap).
   void allocate(Level& L, Level* old = nullptr);
+  /// Level L's face data in direction d (none beyond the domain's dimension), in
+  /// `storage` where it is large enough.
+  LevelData flux_data(const Level& L, int d, Kokkos::View<double*> storage) const;
+  /// Level l stores its fluxes only where a later step reads them: the reflux, on a
+  /// level with a finer one; elsewhere the update keeps them in scratch where the module
+  /// can (Physics::fluxes_in_scratch). Called for every level after a build or restore,
+  /// and for level l before each of its steps, once its regrid is done: a regrid changes
+  /// only the levels above its base, which are fitted at their own next step.
+  void fit_fluxes(int l);
   Level make_level(int l, const LevelLayout& layout) const;
   IntVect ghosts() const { return IntVect::in_dims(cfg_.geom0.dim, nghost_, 0); }
   /// Throws RunFailure, on every rank, when the field data of the levels below l, level l

@@ -18,7 +18,10 @@ struct Level {
   // t_new, u_old at t_old (the previous step), for time interpolation of finer ghosts.
   // The two share their copy plans.
   LevelData u_new, u_old;
-  LevelData flux[3];  // face fluxes of the last step, faces(box, d)
+  // Face fluxes of the last step, faces(box, d) (padded: Physics::flux_padding), where a
+  // later step reads them (none on the finest level where the physics keeps them in
+  // scratch: Hierarchy::fit_fluxes).
+  LevelData flux[3];
   double t_old = 0, t_new = 0;
   int steps = 0;
   int last_regrid_step = 0;

@@ -72,6 +72,10 @@ void LevelData::poison_unset_values(bool on) {
   poison_unset = on;
 }
 
+bool LevelData::unset_values_poisoned() {
+  return poison_unset;
+}
+
 LevelData LevelData::like(const std::string& label, int ncomp,
                           Kokkos::View<double*> storage, Values values) const {
   const int nc = ncomp < 0 ? ncomp_ : ncomp;

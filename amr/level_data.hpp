@@ -47,6 +47,8 @@ class LevelData {
   /// For tests: fields made with unset values get NaN in every value (from now on, in
   /// this process), so that a read of one before it is written shows in the answer.
   static void poison_unset_values(bool on);
+  /// Whether unset values are poisoned (fluxes kept in an update's scratch are too).
+  static bool unset_values_poisoned();
   /// Gives up this field's memory for a new field to reuse (a regrid's new level takes
   /// the old one's: no fresh pages to fault in, no cudaMalloc), leaving it empty. Empty
   /// where a copy of this LevelData still holds the memory; a Fab, Array4 or FabRef

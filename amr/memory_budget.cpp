@@ -4,13 +4,13 @@
 
 namespace pw {
 
-double patch_bytes(const Box& box, int dim, int ncomp, int nghost, int flux_padding) {
-  double state = 2, fluxes = 0;  // doubles: nothing here overflows
+double patch_bytes(const Box& box, int dim, int ncomp, int nghost, FluxStorage fluxes) {
+  double state = 2, faces = 0;  // doubles: nothing here overflows
   for (int d = 0; d < dim; ++d)
     state *= box.size()[d] + 2.0 * nghost;
-  for (int f = 0; f < dim; ++f)
-    fluxes += double(padded_faces(box, f, flux_padding).num_cells());
-  return 8.0 * ncomp * (state + fluxes);
+  for (int f = 0; f < dim && fluxes.stored; ++f)
+    faces += double(padded_faces(box, f, fluxes.padding).num_cells());
+  return 8.0 * ncomp * (state + faces);
 }
 
 std::string size_text(double bytes) {

@@ -17,10 +17,17 @@ struct MemoryBudget {
   std::string source;  // "of the node's memory" or "of ranks.memory_per_node"
 };
 
+/// How a level stores its face fluxes: at all (not where the update keeps them in
+/// scratch: Physics::fluxes_in_scratch), and widened by how many columns each side in x
+/// (Physics::flux_padding).
+struct FluxStorage {
+  bool stored = true;
+  int padding = 0;
+};
+
 /// Bytes of one patch's field data: the state (old and new) with `nghost` ghost layers
-/// and the face fluxes of every direction, widened by `flux_padding` columns each side
-/// in x (Physics::flux_padding).
-double patch_bytes(const Box& box, int dim, int ncomp, int nghost, int flux_padding);
+/// and, where stored, the face fluxes of every direction.
+double patch_bytes(const Box& box, int dim, int ncomp, int nghost, FluxStorage fluxes);
 
 /// "39.5 GB", "151 kB": three digits and a decimal unit.
 std::string size_text(double bytes);

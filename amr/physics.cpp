@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 #include "amr/update_refs.hpp"
 
@@ -35,6 +36,10 @@ double Physics::stable_dt_level(const LevelGeom& g, const LevelData& u, double t
 
 void Physics::advance_level(const LevelGeom& g, const LevelUpdate& s, double time,
                             double dt, const Counters& counters) const {
+  if (!s.flux[0])
+    throw std::logic_error(
+        "Physics::advance_level: no fluxes to write; a module that keeps them in scratch "
+        "(fluxes_in_scratch) updates a level with its own advance_level");
   const auto patches =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.owned().item);
   for (size_t n = 0; n < patches.extent(0); ++n) {

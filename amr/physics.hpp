@@ -44,13 +44,18 @@ struct GravityFields {
 
 /// One level's owned patches at one step, for an update of all of them at once: from
 /// u_old (ghosts filled at the step's time) to u_new, writing the face fluxes
-/// flux[d] (faces(box, d) of each patch; flux[2] is null in 2D), and on a refined level
+/// flux[d] (faces(box, d) of each patch, widened to padded_faces(box, d, flux_padding)
+/// where the physics asks; flux[2] is null in 2D), and on a refined level
 /// adding dt times them to the level's flux register (a module whose fluxes are zero
-/// may leave it as reset).
+/// may leave it as reset). Where no later step reads a level's fluxes (it has no finer
+/// level to reflux) and the module keeps them in scratch (Physics::fluxes_in_scratch),
+/// flux[] is all null: each patch's fluxes live in its team's scratch, padded by
+/// flux_padding as a level's would be.
 struct LevelUpdate {
   const LevelData& u_old;
   const LevelData& u_new;
   const LevelData* flux[3];
+  int flux_padding = 0;  // of the fluxes in scratch (a stored one's are its own)
   /// scratch_size() of the largest owned patch, for a module that goes patch by patch.
   Scratch scratch;
   FluxRegister* reg = nullptr;  // null on level 0
@@ -74,6 +79,13 @@ class Physics {
   /// cost memory (23% more flux on 16^3 patches with 2 ghost layers), so only a module
   /// that uses them asks.
   virtual int flux_padding() const { return 0; }
+  /// Whether advance_level() can keep each patch's fluxes in its team's scratch where
+  /// the level stores none (LevelUpdate::flux null): a module updating through
+  /// for_each_patch_update can. Then a level without a finer one stores no fluxes: they
+  /// stay in cache from the flux stages to the update and the register, and the finest
+  /// level, most of a run's patches, does without their memory (for advection's padded
+  /// fluxes on 16^3 patches, as much as its old and new states together).
+  virtual bool fluxes_in_scratch() const { return false; }
   /// Physical boundary conditions of each component on each non-periodic face.
   virtual BcSet boundary_conditions() const = 0;
   /// Coarse-to-fine interpolation of each component (ghost cells and new fine patches).

@@ -50,13 +50,13 @@ void Hierarchy::check_budget(int l, const BoxList& boxes, const std::string& whe
   const int dim = cfg_.geom0.dim;
   double bytes = 0, cells = 0;
   for (const Box& b : boxes) {
-    bytes += patch_bytes(b, dim, ncomp_, nghost_, flux_padding_);
+    bytes += patch_bytes(b, dim, ncomp_, nghost_, flux_storage(l));
     cells += double(b.num_cells());
   }
   for (int m = 0; m <= finest_level(); ++m)
     if (m != l)
       for (const Box& b : levels_[m].layout.boxes)
-        bytes += patch_bytes(b, dim, ncomp_, nghost_, flux_padding_);
+        bytes += patch_bytes(b, dim, ncomp_, nghost_, flux_storage(m));
   const std::string why = exceeds_budget(bytes, budget_);
   if (!why.empty())  // the same verdict on every rank: every rank knows every box
     throw RunFailure(fmt::format(

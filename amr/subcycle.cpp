@@ -20,12 +20,13 @@ void Hierarchy::advance_patches(int l, double time, double dt,
   // group; its time is shared among the patches by cells (the update costs the same per
   // cell), and the emulated extra work, uneven by design, is timed patch by patch on top.
   const double start = MPI_Wtime();
-  LevelUpdate update{
-      L.u_new,
-      L.u_old,
-      {&L.flux[0], &L.flux[1], L.flux[2].size() > 0 ? &L.flux[2] : nullptr},
-      largest_scratch(L),
-      l > 0 ? &L.reg : nullptr};
+  const auto stored = [&](int d) { return L.flux[d].size() > 0 ? &L.flux[d] : nullptr; };
+  LevelUpdate update{L.u_new,
+                     L.u_old,
+                     {stored(0), stored(1), stored(2)},
+                     flux_padding_,
+                     largest_scratch(L),
+                     l > 0 ? &L.reg : nullptr};
   update.patches = &group.interiors;
   physics_.advance_level(L.geom, update, time, dt, counters_);
   Kokkos::fence();
@@ -78,6 +79,7 @@ void Hierarchy::advance_level(int l, double dt) {
       levels_[l].steps > levels_[l].last_regrid_step)
     regrid(l);
 
+  fit_fluxes(l);
   Level& L = levels_[l];
   const double time = L.t_new;
   // The patches whose ghost cells are this rank's alone are updated while the same-level

@@ -14,6 +14,20 @@ UpdateRefs update_refs(const LevelUpdate& s) {
   r.u_new = s.u_new.refs();
   for (int d = 0; d < 3; ++d)
     if (s.flux[d]) r.flux[d] = s.flux[d]->refs();
+  if (!s.flux[0]) {  // the fluxes in each team's scratch, sized for the largest patch
+    r.scratch_fluxes = true;
+    r.poison = LevelData::unset_values_poisoned();
+    r.flux_padding = s.flux_padding;
+    r.ncomp = s.u_old.ncomp();
+    const int dim = s.u_old.geom().dim;
+    for (size_t p = 0; p < s.u_old.size(); ++p) {
+      if (s.u_old[p].data.size() == 0) continue;
+      long n = 0;
+      for (int d = 0; d < dim; ++d)
+        n += padded_faces(s.u_old.layout().boxes[p], d, s.flux_padding).num_cells();
+      r.flux_doubles = std::max(r.flux_doubles, n * r.ncomp);
+    }
+  }
   if (s.reg) {
     r.to_register = true;
     r.reg = s.reg->team_adder();

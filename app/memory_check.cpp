@@ -51,7 +51,7 @@ int ranks_on_busiest_node(const Comm& comm) {
 
 }  // namespace
 
-double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, int flux_padding) {
+double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, FluxStorage flux) {
   const LevelGeom& g = cfg.geom0;
   // chop() cuts each direction into about N / max_grid_size pieces; every piece adds
   // its ghost layers and one face of fluxes (or its padding in x). Doubles: nothing
@@ -64,9 +64,9 @@ double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, int flux_paddin
   double state = 2, fluxes = 0;
   for (int d = 0; d < g.dim; ++d)
     state *= n[d] + 2.0 * nghost * pieces[d];
-  for (int f = 0; f < g.dim; ++f) {
+  for (int f = 0; f < g.dim && flux.stored; ++f) {
     // What each piece adds: one cell's fluxes beyond the cell (a face, or the padding).
-    const IntVect one = padded_faces(Box{{0, 0, 0}, {0, 0, 0}}, f, flux_padding).size();
+    const IntVect one = padded_faces(Box{{0, 0, 0}, {0, 0, 0}}, f, flux.padding).size();
     double faces = 1;
     for (int d = 0; d < g.dim; ++d)
       faces *= n[d] + (one[d] - 1) * pieces[d];
@@ -76,7 +76,7 @@ double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, int flux_paddin
 }
 
 MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
-                          int flux_padding, const Comm& comm) {
+                          FluxStorage fluxes, const Comm& comm) {
   MemoryBudget budget;
   const double given = memory_per_node(deck);
   // Every rank must reach the same verdict: the smallest node's memory counts.
@@ -85,7 +85,7 @@ MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int
   budget.ranks_per_node = ranks_on_busiest_node(comm);
   budget.ranks = comm.size();
   const std::string why =
-      exceeds_budget(level0_bytes(cfg, ncomp, nghost, flux_padding), budget);
+      exceeds_budget(level0_bytes(cfg, ncomp, nghost, fluxes), budget);
   if (why.empty()) return budget;
   double cells = 1;
   for (int d = 0; d < cfg.geom0.dim; ++d)

@@ -11,15 +11,15 @@
 namespace pw {
 
 /// Bytes of field data of level 0, all ranks together: the state (old and new) with
-/// `nghost` ghost layers and the face fluxes (widened by `flux_padding` columns each side
-/// in x) of every patch of the deck's level-0 cut.
-double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, int flux_padding);
+/// `nghost` ghost layers and, where stored, the face fluxes of every patch of the deck's
+/// level-0 cut.
+double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, FluxStorage fluxes);
 
 /// The budget: `ranks.memory_per_node` (a size: "16GB", "512MiB", or bytes; the command
 /// line's --max-memory) or, by default, the node's physical memory, for the node with the
 /// most ranks. Throws UserError (at domain.n_cell) when level 0's share there exceeds
 /// it. Collective.
 MemoryBudget check_memory(const Deck& deck, const AmrConfig& cfg, int ncomp, int nghost,
-                          int flux_padding, const Comm& comm);
+                          FluxStorage fluxes, const Comm& comm);
 
 }  // namespace pw

@@ -43,6 +43,7 @@ class Advection : public Physics {
   /// because it computes every stage on boxes grown by one more cell than needed.
   int nghost() const override { return 2; }
   int flux_padding() const override;
+  bool fluxes_in_scratch() const override { return true; }
   /// Outflow walls for every component.
   BcSet boundary_conditions() const override;
   /// Limited (MC) linear: conservative, and no new extrema.

@@ -55,6 +55,7 @@ class Hydro : public Physics {
   /// which reads its own neighbours.
   int nghost() const override { return 2; }
   BcSet boundary_conditions() const override { return bcs_; }
+  bool fluxes_in_scratch() const override { return true; }
   /// Limited (MC) linear on the conserved variables: conservative and free of new
   /// extrema, so density stays positive; a pressure a fine ghost would get below the
   /// floor is raised when read and counted (read_floors). phi: quadratic (smooth).

@@ -127,7 +127,7 @@ pw_bad_deck(volume_overflow "domain.prob_hi: expected cell volumes that are fini
 
 # Sizes that would not fit: refused before anything is allocated, with the estimate and
 # what it is compared with (--max-memory, so that the verdict is the machine's own).
-pw_bad_deck(memory_cells "domain.n_cell: level 0 (1.074e+09 cells, 1 component, 2 ghost layers) needs about 41.4 GB of field data"
+pw_bad_deck(memory_cells "domain.n_cell: level 0 (1.074e+09 cells, 1 component, 2 ghost layers) needs about 21.7 GB of field data"
   ${PW_GOOD_DECK} "domain.n_cell=[32768,32768]" amr.max_level=0 --max-memory=16GB)
 pw_bad_deck(memory_components "domain.n_cell: level 0 (4096 cells, 1000000 components, 2 ghost layers) needs about 158 GB of field data"
   ${PW_GOOD_DECK} advection.ncomp=1000000 --max-memory=16GB)

@@ -4,9 +4,11 @@
 // lets the same run go on.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "amr/diagnostics.hpp"
 #include "amr/hierarchy.hpp"
 #include "amr/memory_budget.hpp"
 #include "amr/run_failure.hpp"
@@ -31,11 +33,11 @@ class KeepPlanner : public LayoutPlanner {
                const std::vector<std::vector<double>>&) override {}
 };
 
-double level_bytes(const Hierarchy& h, int l) {
+/// Level l's field data by patch_bytes, its fluxes stored or not.
+double level_bytes(const Hierarchy& h, int l, FluxStorage fluxes) {
   double bytes = 0;
   for (const Box& b : h.level(l).layout.boxes)
-    bytes +=
-        patch_bytes(b, h.config().geom0.dim, h.ncomp(), h.nghost(), h.flux_padding());
+    bytes += patch_bytes(b, h.config().geom0.dim, h.ncomp(), h.nghost(), fluxes);
   return bytes;
 }
 
@@ -43,20 +45,25 @@ double level_bytes(const Hierarchy& h, int l) {
 
 TEST(MemoryBudget, PatchBytesCountStateWithGhostsAndFaceFluxes) {
   // 8 x 4 cells, 2 ghost layers, 2 components: state 2 x 12 x 8, x faces 9 x 4, y faces
-  // 8 x 5; with the fluxes padded by 2 columns each side in x: 12 x 4 and 12 x 5.
+  // 8 x 5; with the fluxes padded by 2 columns each side in x: 12 x 4 and 12 x 5; with
+  // no fluxes stored, the state alone.
   const Box b{{0, 0, 0}, {7, 3, 0}};
-  EXPECT_EQ(patch_bytes(b, 2, 2, 2, 0), 8.0 * 2 * (2 * 12 * 8 + 9 * 4 + 8 * 5));
-  EXPECT_EQ(patch_bytes(b, 2, 2, 2, 2), 8.0 * 2 * (2 * 12 * 8 + 12 * 4 + 12 * 5));
+  EXPECT_EQ(patch_bytes(b, 2, 2, 2, {true, 0}), 8.0 * 2 * (2 * 12 * 8 + 9 * 4 + 8 * 5));
+  EXPECT_EQ(patch_bytes(b, 2, 2, 2, {true, 2}), 8.0 * 2 * (2 * 12 * 8 + 12 * 4 + 12 * 5));
+  EXPECT_EQ(patch_bytes(b, 2, 2, 2, {false, 2}), 8.0 * 2 * (2 * 12 * 8));
   // 3D: 4^3 cells, 1 ghost layer, 1 component; padded by 1: x faces 6 x 4 x 4, y and z
   // 6 x 5 x 4.
   const Box c{{0, 0, 0}, {3, 3, 3}};
-  EXPECT_EQ(patch_bytes(c, 3, 1, 1, 0), 8.0 * (2 * 6 * 6 * 6 + 3 * 5 * 4 * 4));
-  EXPECT_EQ(patch_bytes(c, 3, 1, 1, 1),
+  EXPECT_EQ(patch_bytes(c, 3, 1, 1, {true, 0}), 8.0 * (2 * 6 * 6 * 6 + 3 * 5 * 4 * 4));
+  EXPECT_EQ(patch_bytes(c, 3, 1, 1, {true, 1}),
             8.0 * (2 * 6 * 6 * 6 + 6 * 4 * 4 + 2 * 6 * 5 * 4));
+  EXPECT_EQ(patch_bytes(c, 3, 1, 1, {false, 0}), 8.0 * (2 * 6 * 6 * 6));
 }
 
-// Advection (its fluxes padded on host backends) and the Poisson workload (not padded),
-// 2D and 3D.
+// Advection (its fluxes padded on host backends, and kept in scratch on the finest level)
+// and the Poisson workload (stored everywhere, not padded), 2D and 3D. The estimate for a
+// level counts its fluxes unless it is the deck's finest possible level and the physics
+// keeps them in scratch: never less than the hierarchy allocates.
 TEST(MemoryBudget, PatchBytesAreWhatTheHierarchyAllocates) {
   const Comm comm(MPI_COMM_SELF);
   for (int dim : {2, 3})
@@ -69,17 +76,73 @@ TEST(MemoryBudget, PatchBytesAreWhatTheHierarchyAllocates) {
       h.initialize();
       ASSERT_GE(h.finest_level(), 1);
       for (int l = 0; l <= h.finest_level(); ++l) {
+        SCOPED_TRACE(::testing::Message()
+                     << dim << "D, level " << l << ", flux padding " << h.flux_padding());
         const Level& L = h.level(l);
+        const bool stored = l < h.finest_level() || !physics->fluxes_in_scratch();
+        ASSERT_EQ(L.flux[0].size() > 0, stored);
         double allocated = 0;
         for (size_t p = 0; p < L.layout.size(); ++p) {
           allocated += double(L.u_new[p].data.size() + L.u_old[p].data.size());
-          for (int d = 0; d < dim; ++d)
+          for (int d = 0; d < dim && stored; ++d)
             allocated += double(L.flux[d][p].data.size());
         }
-        EXPECT_EQ(8.0 * allocated, level_bytes(h, l))
-            << dim << "D, level " << l << ", flux padding " << h.flux_padding();
+        EXPECT_EQ(8.0 * allocated, level_bytes(h, l, {stored, h.flux_padding()}));
+        const FluxStorage estimate = h.flux_storage(l);
+        EXPECT_EQ(estimate.stored,
+                  l < h.config().max_level || !physics->fluxes_in_scratch());
+        EXPECT_LE(8.0 * allocated, level_bytes(h, l, estimate));
       }
     }
+}
+
+// A level stores fluxes while it has a finer level, and only then (advection keeps the
+// finest level's in scratch), as the finest level changes: a regrid on flat data removes
+// the finer levels, and one on the Gaussian makes them again; the next step fits level
+// 0's fluxes to that, and the steps after conserve every component.
+TEST(MemoryBudget, OnlyALevelWithAFinerOneStoresFluxes) {
+  const Comm comm(MPI_COMM_SELF);
+  const Deck deck =
+      Deck::parse(pw::testing::swirl_deck(2), "budget.toml", {"output.write=false"});
+  const auto physics = make_physics(deck);
+  ASSERT_TRUE(physics->fluxes_in_scratch());
+  KeepPlanner planner;
+  Hierarchy h(read_amr_config(deck), *physics, planner, comm);
+  h.initialize();
+  const auto expect_fitted = [&](const char* when) {
+    for (int l = 0; l <= h.finest_level(); ++l)
+      EXPECT_EQ(h.level(l).flux[0].size() > 0, l < h.finest_level())
+          << when << ", level " << l << " of " << h.finest_level() + 1;
+  };
+  expect_fitted("built");
+  ASSERT_GE(h.finest_level(), 1);
+  h.advance(h.stable_dt());
+  expect_fitted("after a step");
+  const auto set_level0 = [&](bool flat) {
+    Level& L = h.level(0);
+    for (size_t p = 0; p < L.layout.size(); ++p) {
+      if (flat)
+        Kokkos::deep_copy(L.u_new[p].data, 1.0);
+      else
+        physics->initial_data(L.geom, L.u_new[p].box, L.u_new[p].array(), L.t_new);
+    }
+    h.regrid(0);
+  };
+  set_level0(true);
+  ASSERT_EQ(h.finest_level(), 0);
+  h.advance(h.stable_dt());
+  expect_fitted("flat");
+  set_level0(false);
+  ASSERT_GE(h.finest_level(), 1);
+  const std::vector<double> before = component_totals(h);
+  h.advance(h.stable_dt());
+  expect_fitted("refined again");
+  h.advance(h.stable_dt());
+  expect_fitted("refined again, a step on");
+  // The reflux read the fluxes level 0 stores again: every total conserved.
+  const std::vector<double> after = component_totals(h);
+  for (size_t c = 0; c < before.size(); ++c)
+    EXPECT_NEAR(after[c], before[c], 1e-12 * std::abs(before[c])) << "component " << c;
 }
 
 TEST(MemoryBudget, TheBusiestNodesShareDecides) {
@@ -116,12 +179,14 @@ TEST(MemoryBudget, ARegridBeyondTheBudgetStopsBeforeAllocating) {
     return h.level(0).steps;
   };
   // Room for everything: the run goes on through its regrids.
-  EXPECT_EQ(
-      run([](const Hierarchy& h) { return 4 * (level_bytes(h, 0) + level_bytes(h, 1)); }),
-      3);
+  EXPECT_EQ(run([](const Hierarchy& h) {
+              return 4 * (level_bytes(h, 0, h.flux_storage(0)) +
+                          level_bytes(h, 1, h.flux_storage(1)));
+            }),
+            3);
   // Room for level 0 alone: the first regrid (at step 2) is refused, naming it.
   try {
-    run([](const Hierarchy& h) { return 1.01 * level_bytes(h, 0); });
+    run([](const Hierarchy& h) { return 1.01 * level_bytes(h, 0, h.flux_storage(0)); });
     FAIL() << "the regrid was not refused";
   } catch (const RunFailure& e) {
     const std::string what = e.what();

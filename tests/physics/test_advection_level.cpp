@@ -1,6 +1,7 @@
 // The advection update of a whole level in one launch (a team per patch): the same bits
 // as one patch covering the level, and one kernel launch whether the level has 1 patch
-// or 64, in 2D and 3D.
+// or 64, in 2D and 3D, whether the level stores its fluxes or they stay in each team's
+// scratch.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -25,30 +26,34 @@ struct TestLevel {
   LevelLayout layout;
   LevelData u_old, u_new, flux[3];
 
-  /// flux_rows: face fluxes padded as a hierarchy pads them (Physics::flux_padding: on
-  /// host backends rows as long as the state's, and the update's flux stages run plane
-  /// by plane), else over their faces only (row by row).
-  TestLevel(const Advection& adv, int dim, int n, int grid, bool flux_rows)
+  /// Fluxes::rows: face fluxes padded as a hierarchy pads them (Physics::flux_padding:
+  /// on host backends rows as long as the state's, and the update's flux stages run
+  /// plane by plane); Fluxes::faces: over their faces only (row by row);
+  /// Fluxes::scratch: none stored, the update keeps them in its teams' scratch (padded).
+  enum class Fluxes { faces, rows, scratch };
+  int pad = 0;
+
+  TestLevel(const Advection& adv, int dim, int n, int grid, Fluxes fluxes)
       : g(pw::testing::unit_geom(dim, n)) {
     layout.boxes = chop(g.domain, IntVect::in_dims(dim, grid, 1), IntVect::uniform(1));
     layout.owner.assign(layout.boxes.size(), 0);
     const IntVect ghost = IntVect::in_dims(dim, adv.nghost(), 0);
     u_old = LevelData("u_old", layout, g, adv.ncomp(), ghost, 0);
     u_new = u_old.like("u_new");
-    for (int d = 0; d < dim; ++d)
-      flux[d] =
-          LevelData("flux", layout, g, adv.ncomp(),
-                    flux_rows ? IntVect{adv.flux_padding(), 0, 0} : IntVect{}, 0, d);
+    pad = fluxes == Fluxes::faces ? 0 : adv.flux_padding();
+    for (int d = 0; d < dim && fluxes != Fluxes::scratch; ++d)
+      flux[d] = LevelData("flux", layout, g, adv.ncomp(), IntVect{pad, 0, 0}, 0, d);
     for (size_t p = 0; p < layout.size(); ++p)
       adv.initial_data(g, u_old[p].box, u_old[p].array(), 0.1);
   }
   LevelUpdate update() const {
-    return {
-        u_old, u_new, {&flux[0], &flux[1], g.dim == 3 ? &flux[2] : nullptr}, {}, nullptr};
+    const auto stored = [&](int d) { return flux[d].size() > 0 ? &flux[d] : nullptr; };
+    return {u_old, u_new, {stored(0), stored(1), stored(2)}, pad, {}, nullptr};
   }
 };
 
-/// Every interior value of `a` (and its fluxes) equals b's at the same cell, bit for bit.
+/// Every interior value of `a` (and its fluxes where it stores them) equals b's at the
+/// same cell, bit for bit.
 void expect_same_bits(const TestLevel& a, const TestLevel& b, int ncomp) {
   ASSERT_EQ(b.layout.size(), 1u);
   const HostFab whole(b.u_new[0]);
@@ -60,7 +65,7 @@ void expect_same_bits(const TestLevel& a, const TestLevel& b, int ncomp) {
         for (int j = bx.lo[1]; j <= bx.hi[1]; ++j)
           for (int i = bx.lo[0]; i <= bx.hi[0]; ++i)
             ASSERT_EQ(part(i, j, k, c), whole(i, j, k, c)) << i << "," << j << "," << k;
-    for (int d = 0; d < a.g.dim; ++d) {
+    for (int d = 0; d < a.g.dim && a.flux[0].size() > 0; ++d) {
       const HostFab fp(a.flux[d][p]), fw(b.flux[d][0]);
       const Box fb = faces(bx, d);
       for (int k = fb.lo[2]; k <= fb.hi[2]; ++k)
@@ -75,13 +80,16 @@ void check_level_update(int dim, int n, int grid) {
   const Deck deck =
       Deck::parse("[advection]\nvelocity = \"swirl\"\nncomp = 2\n", "t.toml");
   const Advection adv(deck, dim);
-  // The two ways of running the flux stages give the same bits too.
-  TestLevel whole(adv, dim, n, n, false), cut(adv, dim, n, grid, true);
+  // The two ways of running the flux stages give the same bits too, and so do fluxes
+  // kept in scratch.
+  using Fluxes = TestLevel::Fluxes;
+  TestLevel whole(adv, dim, n, n, Fluxes::faces), cut(adv, dim, n, grid, Fluxes::rows),
+      cut_scratch(adv, dim, n, grid, Fluxes::scratch);
   ASSERT_GT(cut.layout.size(), 8u);
   const double dt = 0.5 / n;
-  long launches[2];
+  long launches[3];
   int m = 0;
-  for (TestLevel* L : {&whole, &cut}) {
+  for (TestLevel* L : {&whole, &cut, &cut_scratch}) {
     const LevelUpdate s = L->update();
     adv.advance_level(L->g, s, 0.1, dt, Counters());  // warm-up: refs and sets
     Kokkos::fence();
@@ -92,7 +100,9 @@ void check_level_update(int dim, int n, int grid) {
   }
   EXPECT_EQ(launches[0], 1);
   EXPECT_EQ(launches[1], 1);
+  EXPECT_EQ(launches[2], 1);
   expect_same_bits(cut, whole, adv.ncomp());
+  expect_same_bits(cut_scratch, whole, adv.ncomp());
 }
 
 TEST(AdvectionLevel, OneLaunchAndTheSameBitsAsOnePatch2D) {

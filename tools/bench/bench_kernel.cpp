@@ -6,8 +6,10 @@
 // them. Prints the median time per call and cell-updates/s. With --fill (a level only)
 // it also times, in the same process, the level's same-level ghost fill (the periodic
 // level's every ghost cell) and a copy of every cell of the level, ghosts included: what
-// streaming the level's memory once costs, the floor of a pass over it.
-//   build/tools/bench/bench_kernel [n] [calls] [m] [--fill]
+// streaming the level's memory once costs, the floor of a pass over it. A level keeps
+// its fluxes in each team's scratch, as a run's finest level does; --stored-fluxes
+// stores them in the level's arrays, as a level with a finer one does.
+//   build/tools/bench/bench_kernel [n] [calls] [m] [--fill] [--stored-fluxes]
 #include <fmt/format.h>
 #include <mpi.h>
 #include <CLI/CLI.hpp>
@@ -35,15 +37,20 @@ int run(int argc, char** argv) {
   CLI::Option* level_opt =
       cli.add_option("m", m, "patches a side of a level (omitted: one patch)")
           ->check(CLI::Range(1, 4096));
-  bool fill = false;
+  bool fill = false, stored = false;
   cli.add_flag("--fill", fill,
                "also time the level's ghost fill and a copy of the whole level");
+  cli.add_flag("--stored-fluxes", stored,
+               "a level that stores its fluxes, as one with a finer level does (by "
+               "default they stay in each team's scratch, as on a run's finest level)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli.exit(e) == 0 ? 0 : 2;
   }
   const bool level = level_opt->count() > 0;
+  if (stored && !level)
+    throw std::invalid_argument("bench_kernel: --stored-fluxes needs a level (give m)");
   if (fill && !level)
     throw std::invalid_argument("bench_kernel: --fill needs a level (give m)");
   if (long(m) * n > 4096)
@@ -60,15 +67,22 @@ int run(int argc, char** argv) {
   layout.owner.assign(layout.boxes.size(), 0);
   const pw::IntVect ghost = pw::IntVect::uniform(adv.nghost());
   pw::LevelData u("u", layout, g, 1, ghost, 0), u_new = u.like("u_new"), flux[3];
-  for (int d = 0; d < 3; ++d)
+  for (int d = 0; d < 3 && (stored || !level); ++d)
     flux[d] =
         pw::LevelData("flux", layout, g, 1, pw::IntVect{adv.flux_padding(), 0, 0}, 0, d);
   for (size_t p = 0; p < layout.size(); ++p)
     adv.initial_data(g, u[p].box, u[p].array(), 0.0);
   const pw::Scratch scratch("scratch", size_t(adv.scratch_size(layout.boxes[0])));
   const double dt = 0.5 * adv.stable_dt_level(g, u, 0.0, scratch);
-  const pw::LevelUpdate update{u, u_new, {&flux[0], &flux[1], &flux[2]}, scratch};
-  const pw::Array4 fl[3] = {flux[0][0].array(), flux[1][0].array(), flux[2][0].array()};
+  const pw::LevelUpdate update{u,
+                               u_new,
+                               {stored ? &flux[0] : nullptr, stored ? &flux[1] : nullptr,
+                                stored ? &flux[2] : nullptr},
+                               adv.flux_padding(),
+                               scratch};
+  pw::Array4 fl[3];
+  for (int d = 0; d < 3 && !level; ++d)
+    fl[d] = flux[d][0].array();
   auto call = [&] {
     if (level)
       adv.advance_level(g, update, 0.0, dt, pw::Counters());
