@@ -4,11 +4,13 @@
 // scratch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
 #include "amr/deck.hpp"
 #include "amr/launch_counter.hpp"
+#include "amr/update_refs.hpp"
 #include "physics/advection.hpp"
 #include "tests/fab_testing.hpp"
 
@@ -36,6 +38,12 @@ struct TestLevel {
   TestLevel(const Advection& adv, int dim, int n, int grid, Fluxes fluxes)
       : g(pw::testing::unit_geom(dim, n)) {
     layout.boxes = chop(g.domain, IntVect::in_dims(dim, grid, 1), IntVect::uniform(1));
+    // With fluxes in scratch, the smallest patch first: the teams' flux scratch is sized
+    // for the largest, not the first.
+    if (fluxes == Fluxes::scratch)
+      std::stable_sort(
+          layout.boxes.begin(), layout.boxes.end(),
+          [](const Box& a, const Box& b) { return a.num_cells() < b.num_cells(); });
     layout.owner.assign(layout.boxes.size(), 0);
     const IntVect ghost = IntVect::in_dims(dim, adv.nghost(), 0);
     u_old = LevelData("u_old", layout, g, adv.ncomp(), ghost, 0);
@@ -84,8 +92,14 @@ void check_level_update(int dim, int n, int grid) {
   // kept in scratch.
   using Fluxes = TestLevel::Fluxes;
   TestLevel whole(adv, dim, n, n, Fluxes::faces), cut(adv, dim, n, grid, Fluxes::rows),
-      cut_scratch(adv, dim, n, grid, Fluxes::scratch);
+      cut_scratch(adv, dim, n, grid + 4, Fluxes::scratch);  // patches of unequal sizes
   ASSERT_GT(cut.layout.size(), 8u);
+  const Box largest = cut_scratch.layout.boxes.back();
+  ASSERT_LT(cut_scratch.layout.boxes.front().num_cells(), largest.num_cells());
+  long flux_cells = 0;
+  for (int d = 0; d < dim; ++d)
+    flux_cells += padded_faces(largest, d, adv.flux_padding()).num_cells();
+  EXPECT_EQ(update_refs(cut_scratch.update()).flux_doubles, adv.ncomp() * flux_cells);
   const double dt = 0.5 / n;
   long launches[3];
   int m = 0;
