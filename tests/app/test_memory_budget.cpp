@@ -12,6 +12,8 @@
 #include "amr/hierarchy.hpp"
 #include "amr/memory_budget.hpp"
 #include "amr/run_failure.hpp"
+#include "physics/advection.hpp"
+#include "physics/hydro.hpp"
 #include "physics/registry.hpp"
 #include "tests/app/run_testing.hpp"
 
@@ -40,6 +42,14 @@ double level_bytes(const Hierarchy& h, int l, FluxStorage fluxes) {
     bytes += patch_bytes(b, h.config().geom0.dim, h.ncomp(), h.nghost(), fluxes);
   return bytes;
 }
+
+/// The module with every level's fluxes stored: the same update through level arrays.
+template <class Module>
+class StoredFluxes : public Module {
+ public:
+  using Module::Module;
+  bool fluxes_in_scratch() const override { return false; }
+};
 
 }  // namespace
 
@@ -194,4 +204,29 @@ TEST(MemoryBudget, ARegridBeyondTheBudgetStopsBeforeAllocating) {
         << what;
     EXPECT_NE(what.find("of the test's budget"), std::string::npos) << what;
   }
+}
+
+// The finest level's fluxes kept in the teams' scratch give the same bits as stored ones,
+// through the update and the flux register: advection (the swirl, 3D) and hydro (the
+// blast, 2D), three levels each, six steps with regrids.
+TEST(MemoryBudget, FluxesInScratchGiveTheSameBitsAsStoredOnes) {
+  const Comm comm(MPI_COMM_SELF);
+  const auto run = [&](const Deck& deck, const Physics& physics) {
+    KeepPlanner planner;
+    Hierarchy h(read_amr_config(deck), physics, planner, comm);
+    h.initialize();
+    for (int s = 0; s < 6; ++s)
+      h.advance(h.stable_dt());
+    EXPECT_EQ(h.finest_level(), 2);
+    EXPECT_EQ(h.level(2).flux[0].size() > 0, !physics.fluxes_in_scratch());
+    return fingerprint(h);
+  };
+  const Deck swirl =
+      Deck::parse(pw::testing::swirl_deck(3), "swirl.toml", {"output.write=false"});
+  EXPECT_EQ(run(swirl, Advection(swirl, 3)),
+            run(swirl, StoredFluxes<Advection>(swirl, 3)));
+  const Deck blast = Deck::load(std::string(PW_SOURCE_DIR) + "/inputs/blast_2d.toml",
+                                {"output.write=false", "domain.n_cell=[32,32]",
+                                 "amr.max_grid_size=8", "amr.blocking_factor=4"});
+  EXPECT_EQ(run(blast, Hydro(blast, 2)), run(blast, StoredFluxes<Hydro>(blast, 2)));
 }
