@@ -95,7 +95,7 @@ LevelData Hierarchy::flux_data(const Level& L, int d,
 
 void Hierarchy::fit_fluxes(int l) {
   Level& L = levels_[l];
-  const bool keep = l < finest_level() || !physics_.fluxes_in_scratch();
+  const bool keep = physics_.flux_storage(l < finest_level()).stored;
   if (keep == (L.flux[0].size() > 0)) return;
   for (int d = 0; d < 3; ++d)
     L.flux[d] = keep ? flux_data(L, d, Kokkos::View<double*>()) : LevelData();

@@ -85,7 +85,7 @@ class Hierarchy {
   /// unless the physics keeps them in scratch and l is the finest level the deck allows
   /// (no finer level will reflux it); for the memory estimates.
   FluxStorage flux_storage(int l) const {
-    return {l < cfg_.max_level || !physics_.fluxes_in_scratch(), flux_padding_};
+    return physics_.flux_storage(l < cfg_.max_level);
   }
   const AmrConfig& config() const { return cfg_; }
   const Comm& comm() const { return comm_; }

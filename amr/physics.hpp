@@ -14,6 +14,7 @@
 #include "amr/level_data.hpp"
 #include "amr/level_geom.hpp"
 #include "amr/level_tags.hpp"
+#include "amr/memory_budget.hpp"
 
 namespace pw {
 
@@ -86,6 +87,11 @@ class Physics {
   /// level, most of a run's patches, does without their memory (for advection's padded
   /// fluxes on 16^3 patches, as much as its old and new states together).
   virtual bool fluxes_in_scratch() const { return false; }
+  /// How a level stores its fluxes, given whether it has (or, for an estimate, may get)
+  /// a finer level: the one rule of Hierarchy::fit_fluxes and the memory estimates.
+  FluxStorage flux_storage(bool finer_level) const {
+    return {finer_level || !fluxes_in_scratch(), flux_padding()};
+  }
   /// Physical boundary conditions of each component on each non-periodic face.
   virtual BcSet boundary_conditions() const = 0;
   /// Coarse-to-fine interpolation of each component (ghost cells and new fine patches).

@@ -41,10 +41,9 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
   }
   RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
   // Level 0 stores fluxes only where a finer level may come (Hierarchy::flux_storage).
-  const FluxStorage fluxes{cfg_.max_level > 0 || !physics_->fluxes_in_scratch(),
-                           physics_->flux_padding()};
   const MemoryBudget budget =
-      check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(), fluxes, comm_);
+      check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(),
+                   physics_->flux_storage(cfg_.max_level > 0), comm_);
   comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
   setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, setup.ranks, comm_);
