@@ -3,6 +3,7 @@
 #pragma once
 
 #include "amr/fab.hpp"
+#include "amr/field3.hpp"
 
 namespace pw {
 
@@ -140,6 +141,31 @@ KOKKOS_INLINE_FUNCTION double average_cell(const A& fine, int ic, int jc, int kc
       for (int ii = 0; ii < r[0]; ++ii)
         s += fine(ic * r[0] + ii, jc * r[1] + jj, kc * r[2] + kk, c);
   return s / double(r.product());
+}
+
+/// average_cell for the coarse cells i0 .. i1 of row (j, k), component c, into crse:
+/// the same sums in the same order (so the same bits), with the fine values reached from
+/// one pointer and constant offsets, so that the loop over the row vectorizes. Through
+/// average_cell's index arithmetic it stayed scalar, a chain of dependent adds per
+/// coarse cell (4% of a 3D run with 16^3 patches).
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void average_row(const FabRef& fine, const FabRef& crse,
+                                             int j, int k, int i0, int i1, int c,
+                                             const R& r) {
+  const double* f = &fine(i0 * r[0], j * r[1], k * r[2], c);
+  double* out = &crse(i0, j, k, c);
+  const long sj = fine.c0.sj, sk = fine.c0.sk;
+  const double n = double(r.product());
+  PW_INDEPENDENT_ITERATIONS
+  for (int x = 0; x <= i1 - i0; ++x) {
+    const double* q = f + long(x) * r[0];
+    double s = 0.0;
+    for (int kk = 0; kk < r[2]; ++kk)
+      for (int jj = 0; jj < r[1]; ++jj)
+        for (int ii = 0; ii < r[0]; ++ii)
+          s += q[ii + jj * sj + kk * sk];
+    out[x] = s / n;
+  }
 }
 
 }  // namespace pw

@@ -59,10 +59,12 @@ namespace interp_detail {
 template <class R>
 void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*>& crse,
                    const BoxSet& cboxes, const R& r, int nc) {
-  for_each_box_cell(
-      "amr::average_to_coarse", cboxes, KOKKOS_LAMBDA(int p, int i, int j, int k) {
+  for_each_box_row(
+      "amr::average_to_coarse", cboxes,
+      KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const FabRef f = fine(p), c = crse(p);
         for (int n = 0; n < nc; ++n)
-          crse(p)(i, j, k, n) = average_cell(fine(p), i, j, k, n, r);
+          average_row(f, c, j, k, i0, i1, n, r);
       });
 }
 
