@@ -136,12 +136,14 @@ TEST(Interpolate, LimitedSlopesMakeNoNewExtrema) {
 
 // The region launch unrolls the usual ratios (FixedRatio) for the coarse cells whose fine
 // cells all lie in their region: its values must be those of the one-fab path, bit for
-// bit, for whole blocks, for regions thinner than a coarse cell or not aligned to one,
-// and for a ratio it does not unroll (3).
+// bit, for whole blocks, for regions thinner than a coarse cell or not aligned to one
+// (slabs and columns), for each kind of interpolation, and for a ratio it does not
+// unroll (3).
 TEST(Interpolate, RegionsGiveTheBitsOfTheOneFabPath) {
   for (int dim : {2, 3})
     for (int ratio : {2, 3, 4})
-      for (Interp kind : {Interp::conservative_linear, Interp::linear}) {
+      for (Interp kind :
+           {Interp::conservative_linear, Interp::linear, Interp::quadratic}) {
         const IntVect r = IntVect::in_dims(dim, ratio, 1);
         const IntVect one = IntVect::in_dims(dim, 1, 0);
         const Box cbox{{-2, 1, dim == 3 ? -1 : 0}, {3, 5, dim == 3 ? 2 : 0}};
@@ -152,11 +154,14 @@ TEST(Interpolate, RegionsGiveTheBitsOfTheOneFabPath) {
           return std::sin(1.3 * i + c) + std::cos(0.7 * j * (k + 2)) +
                  (i == 1 ? 3.0 : 0.0);
         });
-        // Regions: the fine box in whole blocks, a slab one fine cell thick, and a box
-        // whose corners fall inside coarse cells.
+        // Regions: the fine box in whole blocks, a slab one fine cell thick in x, a
+        // column one fine cell thick in x and y, and a box whose corners fall inside
+        // coarse cells.
         const std::vector<Box> boxes = {
             Box{fbox.lo, fbox.lo + r * 2 - IntVect::uniform(1)} & fbox,
             Box{IntVect{fbox.hi[0], fbox.lo[1], fbox.lo[2]}, fbox.hi},
+            Box{IntVect{fbox.lo[0], fbox.hi[1], fbox.lo[2]},
+                IntVect{fbox.lo[0], fbox.hi[1], fbox.hi[2]}},
             Box{fbox.lo + one, fbox.hi - one}};
         std::vector<Fab> fines;
         std::vector<FineRegion> regions;
