@@ -71,8 +71,11 @@ Level Hierarchy::make_level(int l, const LevelLayout& layout) const {
 void Hierarchy::allocate(Level& L, Level* old) {
   const int me = comm_.rank();
   const Kokkos::View<double*> none;
+  // A remap (old given) writes every interior cell, copied or interpolated, and a ghost
+  // fill every ghost cell before the state is read: no pass zeroing the new level.
   L.u_new = LevelData("u_new", L.layout, L.geom, ncomp_, ghosts(), me, -1,
-                      old ? old->u_old.release_storage() : none);
+                      old ? old->u_old.release_storage() : none,
+                      old ? LevelData::Values::unset : LevelData::Values::zero);
   if (!old) L.u_old = L.u_new.like("u_old");
   L.seconds.assign(L.layout.size(), 0.0);
   L.timed_steps = 0;
