@@ -157,10 +157,14 @@ class Physics {
   virtual void emulated_work(const Box& /*box*/, const Array4& /*u*/,
                              const Scratch& /*scratch*/) const {}
 
+  /// Whether tag() reads ghost cells: a regrid fills them first only then (a criterion
+  /// on each cell's own values needs no ghost fill).
+  virtual bool tag_reads_ghosts() const { return true; }
   /// Set tags.of(p)(i, j, k) = 1 where cell (i, j, k) of patch p of level `level` needs
   /// refinement, for every cell of tags.cells() (the owned patches' interiors, item p),
-  /// in one launch. u(p) is patch p's state, its ghost cells filled (so gradient criteria
-  /// may look one cell out). Tags are pre-zeroed.
+  /// in one launch. u(p) is patch p's state, its ghost cells filled where
+  /// tag_reads_ghosts() (so gradient criteria may look one cell out). Tags are
+  /// pre-zeroed.
   virtual void tag(const LevelGeom& g, const LevelTags& tags,
                    const Kokkos::View<FabRef*>& u, int level, double time) const = 0;
 };

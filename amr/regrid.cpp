@@ -16,7 +16,7 @@ namespace pw {
 
 BoxList Hierarchy::tag_and_cluster(int l) {
   Level& L = levels_[l];
-  fill_ghosts(l, L.t_new);
+  if (physics_.tag_reads_ghosts()) fill_ghosts(l, L.t_new);
   std::vector<int> owned;
   for (size_t p = 0; p < L.layout.size(); ++p)
     if (L.owns(int(p), comm_.rank())) owned.push_back(int(p));

@@ -66,6 +66,8 @@ class Advection : public Physics {
   bool emulates_work() const override { return extra_work_ > 0; }
   void emulated_work(const Box& box, const Array4& u,
                      const Scratch& scratch) const override;
+  /// The threshold criterion reads each cell alone; the gradient one its neighbours.
+  bool tag_reads_ghosts() const override { return tag_kind_ == TagKind::gradient; }
   void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
            int level, double time) const override;
 
