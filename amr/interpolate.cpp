@@ -42,14 +42,13 @@ void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVe
 
 void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox,
                        const IntVect& ratio) {
-  const Array4 f = fine.array();
-  const Array4 c = crse.array();
+  const FabRef f = fab_ref(fine.array()), c = fab_ref(crse.array());
   const int nc = crse.ncomp();
   const IntVect r = ratio;
   for_each_cell(
       "amr::average_to_coarse", cbox, KOKKOS_LAMBDA(int i, int j, int k) {
         for (int n = 0; n < nc; ++n)
-          c(i, j, k, n) = average_cell(f, i, j, k, n, r);
+          average_row(f, c, j, k, i, i, n, r);
       });
 }
 
