@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -82,7 +84,8 @@ struct Input {
 std::vector<Input> load_inputs(const Options& o) {
   std::vector<Input> in;
   for (const std::string& f : o.files)
-    in.push_back({f.substr(f.find_last_of('/') + 1), read_patch_file(f)});
+    in.push_back({f.substr(f.find_last_of('/') + 1),
+                  read_patch_file(f, *std::min_element(o.ranks.begin(), o.ranks.end()))});
   for (Input& i : in)
     set_parent_owners(i.list.patches);
   for (const std::string& w : o.workloads) {
@@ -156,6 +159,27 @@ std::vector<std::string> available(const std::vector<std::string>& asked,
   return names;
 }
 
+/// A check of a number option that says in one line what it expects: CLI::Range lets NaN
+/// through (every comparison with it is false) and writes DBL_MAX in full.
+template <class T>
+CLI::Validator number(const std::string& expected, std::function<bool(T)> ok,
+                      const std::string& description) {
+  return CLI::Validator(
+      [=](std::string& text) {
+        T v{};
+        return CLI::detail::lexical_cast(text, v) && std::isfinite(double(v)) && ok(v)
+                   ? std::string()
+                   : "expected " + expected + ", got " + text;
+      },
+      description);
+}
+
+CLI::Validator int_in(int lo, int hi) {
+  return number<int>(
+      fmt::format("an integer in [{}, {}]", lo, hi),
+      [=](int v) { return v >= lo && v <= hi; }, fmt::format("in [{}, {}]", lo, hi));
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t m = v.size() / 2;
@@ -221,20 +245,23 @@ int run(int argc, char** argv) {
       "balance_lab: run Patchwork's balancers offline on patch lists and print their "
       "metrics as CSV (one row per workload, balancer and rank count)"};
   cli.footer(kFooter);
+  const CLI::Validator non_negative = number<double>(
+      "a finite number >= 0", [](double v) { return v >= 0; }, "NONNEGATIVE");
   auto* files = cli.add_option("--patches", o.files, "patch file(s) to balance");
   cli.add_option("--workload", o.workloads,
                  "generated workload(s): clustered|plane|bubble")
       ->check(CLI::IsMember(workload_kinds()))
       ->excludes(files);
   cli.add_option("--patches-count", o.count, "about this many patches per workload")
-      ->check(CLI::Range(1, 1000000))
+      ->check(int_in(1, 1000000))
       ->capture_default_str();
   cli.add_option("--dim", o.dim, "dimension of generated workloads")
       ->check(CLI::IsMember({2, 3}))
       ->capture_default_str();
   cli.add_option("--seed", o.seed, "seed of generated workloads")->capture_default_str();
   cli.add_option("--time", o.time, "position of the moving features, in [0, 1]")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number<double>(
+          "a number in [0, 1]", [](double t) { return t >= 0 && t <= 1; }, "in [0, 1]"))
       ->capture_default_str();
   cli.add_option("--blocking-factor", o.blocking_factor,
                  "alignment of generated boxes and of the pieces of balancers that split")
@@ -243,7 +270,7 @@ int run(int argc, char** argv) {
   cli.add_option("--max-size", o.max_size,
                  "largest patch side per level of generated workloads, the last value "
                  "repeating (default: clustered 112 64 32 16, plane and bubble 32)")
-      ->check(CLI::Range(4, 1024));
+      ->check(int_in(4, 1024));
   cli.add_option("--write", o.write, "write the (single) input patch list to this file");
   o.balancers = {"all"};
   cli.add_option("--balancer", o.balancers,
@@ -252,48 +279,56 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   o.ranks = {64};
   cli.add_option("--ranks", o.ranks, "rank count(s), 1..65536")
-      ->check(CLI::Range(1, 65536))
+      ->check(int_in(1, kLabMaxRanks))
       ->capture_default_str();
   cli.add_option("--param", o.params,
                  "key=value deck override for the balancers, e.g. "
                  "balance.lan.threshold=1.1");
   cli.add_option("--repeat", o.repeat, "time plan() this many times, report the median")
-      ->check(CLI::Range(1, 100000))
+      ->check(int_in(1, 100000))
       ->capture_default_str();
   auto* group_size =
       cli.add_option("--group-size", o.group_size,
                      "consecutive ranks per group (node) for balancers that use groups")
-          ->check(CLI::PositiveNumber);
+          ->check(int_in(1, kLabMaxRanks));
   cli.add_option("--groups", o.groups,
                  "or: this many groups of consecutive ranks, as equal as can be")
-      ->check(CLI::PositiveNumber)
+      ->check(int_in(1, kLabMaxRanks))
       ->excludes(group_size)
       ->capture_default_str();
   cli.add_option("--speed", o.speeds,
                  "relative rank speeds, repeated over the ranks (e.g. 1 0.5: every other "
                  "rank at half speed); loads are cost / speed")
-      ->check(CLI::PositiveNumber);
+      ->check(number<double>(
+          "a positive finite number", [](double v) { return v > 0; }, ""))
+      // Beyond this, cost / speed and the sum of speeds overflow or underflow (1e-320:
+      // NaN metrics; 1 1e-300: an imbalance of 1e300).
+      ->check(number<double>(
+          "a relative speed in [1e-6, 1e6]",
+          [](double v) { return v >= 1e-6 && v <= 1e6; }, "in [1e-6, 1e6]"));
   cli.add_option("--step-seconds", o.measured.step_seconds,
                  "lan_distributed: T, the time of a level-0 step (seed 001 eq. 4)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->capture_default_str();
   cli.add_option("--alpha", o.measured.alpha,
                  "lan_distributed: latency between groups, s (eq. 1)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->capture_default_str();
   cli.add_option(
          "--beta", o.measured.beta,
          "lan_distributed: seconds per byte between groups, 8 bytes per cell (eq. 1)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->capture_default_str();
   cli.add_option("--overhead", o.measured.overhead_seconds,
                  "lan_distributed: delta, the last redistribution's own time, s (eq. 1)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->capture_default_str();
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return cli.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return cli.exit(e);  // --help
+    fmt::print(stderr, "balance_lab: error: {} (see --help)\n", e.what());
+    return 2;
   }
   try {
     run_lab(o);

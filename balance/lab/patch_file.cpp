@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -45,56 +49,77 @@ void check_disjoint(const std::vector<PatchMeta>& patches, const std::vector<int
   }
 }
 
+/// The whole of `word` as a T (from_chars: no hex, no octal, nothing after it; a leading
+/// '+' allowed, as a stream allows it).
+template <class T>
+bool read_whole(const std::string& word, T& v) {
+  const char* end = word.data() + word.size();
+  const char* first =
+      word.size() > 1 && word[0] == '+' && word[1] != '-' ? word.data() + 1 : word.data();
+  const auto [stop, ec] = std::from_chars(first, end, v);
+  return ec == std::errc() && stop == end;
+}
+
 }  // namespace
 
-PatchList read_patch_list(std::istream& in, const std::string& name) {
+PatchList read_patch_list(std::istream& in, const std::string& name, int ranks) {
   PatchList list;
   std::vector<int> lines;  // of each patch, for messages
   int refinement = 0, dim = 0;
   std::string text;
-  for (int line = 1; std::getline(in, text); ++line) {
-    text = text.substr(0, text.find('#'));
-    std::istringstream fields(text);
-    std::string first;
-    if (!(fields >> first)) continue;
-    if (first == "refinement" || first == "dim") {
-      if ((first == "refinement" ? refinement : dim) != 0)
-        bad(name, line, first + ": given twice");
+  int line = 1;
+  for (; std::getline(in, text); ++line) {
+    std::istringstream fields(text.substr(0, text.find('#')));
+    std::vector<std::string> f;
+    for (std::string word; fields >> word;)
+      f.push_back(word);
+    if (f.empty()) continue;
+    if (f[0] == "refinement" || f[0] == "dim") {
+      if ((f[0] == "refinement" ? refinement : dim) != 0)
+        bad(name, line, f[0] + ": given twice");
       if (!list.patches.empty())
-        bad(name, line, first + ": expected before the first patch");
-      int v = 0;
-      std::string extra;
-      if (!(fields >> v) || (fields >> extra))
-        bad(name, line, first + ": expected one integer");
-      if (first == "refinement" && v < 2) bad(name, line, "refinement: expected r >= 2");
-      if (first == "dim" && v != 2 && v != 3) bad(name, line, "dim: expected 2 or 3");
-      (first == "refinement" ? refinement : dim) = v;
+        bad(name, line, f[0] + ": expected before the first patch");
+      long long v = 0;
+      if (f.size() != 2 || !read_whole(f[1], v))
+        bad(name, line, f[0] + ": expected one integer");
+      if (f[0] == "refinement" && v < 2) bad(name, line, "refinement: expected r >= 2");
+      if (f[0] == "refinement" && v > (1 << 30))
+        bad(name, line, "refinement: expected r <= 2^30");
+      if (f[0] == "dim" && v != 2 && v != 3) bad(name, line, "dim: expected 2 or 3");
+      (f[0] == "refinement" ? refinement : dim) = int(v);
       continue;
     }
     if (refinement == 0)
       bad(name, line, "expected 'refinement r' before the first patch");
-    PatchMeta p;
-    std::istringstream all(text);
-    if (!(all >> p.level >> p.box.lo[0] >> p.box.lo[1] >> p.box.lo[2] >> p.box.hi[0] >>
-          p.box.hi[1] >> p.box.hi[2] >> p.cost))
+    if (f.size() < 8)
       bad(name, line, "expected 'level lo_i lo_j lo_k hi_i hi_j hi_k cost [owner]'");
-    if (!(all >> p.owner)) {
-      if (!all.eof()) bad(name, line, "owner: expected an integer");
-      p.owner = -1;
-    }
-    std::string extra;
-    all.clear();
-    if (all >> extra) bad(name, line, "unexpected '" + extra + "' after the owner");
-    if (p.level < 0 || p.level > 30) bad(name, line, "level: expected 0..30");
-    for (int d = 0; d < 3; ++d)
-      if (std::abs(p.box.lo[d]) > kMaxIndex || std::abs(p.box.hi[d]) > kMaxIndex)
+    if (f.size() > 9) bad(name, line, "unexpected '" + f[9] + "' after the owner");
+    // Each field read whole and on its own, so that a malformed one is named (a stream
+    // stops inside it and blames the next field, or drops an owner that overflows).
+    PatchMeta p;
+    long long v = 0;
+    if (!read_whole(f[0], v) || v < 0 || v > 30)
+      bad(name, line, "level: expected 0..30, got " + f[0]);
+    p.level = int(v);
+    for (int k = 0; k < 6; ++k) {
+      const std::string& word = f[size_t(k) + 1];
+      if (!read_whole(word, v))
+        bad(name, line, fmt::format("box: expected integer indices, got {}", word));
+      if (v < -kMaxIndex || v > kMaxIndex)
         bad(name, line, fmt::format("box: expected indices in [-{0}, {0}]", kMaxIndex));
+      (k < 3 ? p.box.lo : p.box.hi)[k % 3] = int(v);
+    }
+    if (!read_whole(f[7], p.cost) || !(p.cost >= 0) || std::isinf(p.cost))
+      bad(name, line, "cost: expected a finite number >= 0, got " + f[7]);
+    p.owner = -1;
+    if (f.size() == 9 && (!read_whole(f[8], v) || v < -1 || v >= ranks))
+      bad(name, line,
+          fmt::format("owner: expected -1 (none) or a rank < {} (--ranks), got {}", ranks,
+                      f[8]));
+    if (f.size() == 9) p.owner = int(v);
     if (p.box.empty()) bad(name, line, "box: expected lo <= hi in every direction");
     if (dim == 2 && (p.box.lo[2] != 0 || p.box.hi[2] != 0))
       bad(name, line, "box: expected k = 0 in 2D (dim 2)");
-    if (!(p.cost >= 0) || std::isinf(p.cost))
-      bad(name, line, "cost: expected a finite number >= 0");
-    if (p.owner < -1) bad(name, line, "owner: expected a rank >= 0 (or -1 for none)");
     p.refinement = 1;
     for (int l = 0; l < p.level; ++l) {
       if (p.refinement > (1 << 30) / refinement)
@@ -104,6 +129,7 @@ PatchList read_patch_list(std::istream& in, const std::string& name) {
     list.patches.push_back(p);
     lines.push_back(line);
   }
+  if (in.bad()) bad(name, line, "cannot read the line");
   if (refinement == 0) throw UserError(name + ": missing the 'refinement r' line");
   list.refinement = refinement;
   if (dim == 0) {
@@ -122,10 +148,16 @@ PatchList read_patch_list(std::istream& in, const std::string& name) {
   return list;
 }
 
-PatchList read_patch_file(const std::string& path) {
+PatchList read_patch_file(const std::string& path, int ranks) {
+  // A directory opens as a stream that reads nothing, which would read as a file missing
+  // its 'refinement' line.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(path + ": is a directory, expected a patch file");
   std::ifstream in(path);
-  if (!in) throw UserError(path + ": cannot open the patch file");
-  return read_patch_list(in, path);
+  if (!in)
+    throw UserError(path + ": cannot open the patch file (" + std::strerror(errno) + ")");
+  return read_patch_list(in, path, ranks);
 }
 
 void write_patch_list(std::ostream& out, const PatchList& list) {

@@ -21,3 +21,28 @@ pw_bad_patches(cost_sum "bad_sum.txt: cost: the costs sum to inf, expected a fin
   bad_sum.txt)
 pw_bad_patches(k_in_2d "bad_k.txt:3: box: expected k = 0 in 2D (dim 2)" bad_k.txt)
 pw_bad_patches(refinement_twice "bad_ref2.txt:3: refinement: given twice" bad_ref2.txt)
+# An owner is -1 or a rank below --ranks (2 here): one beyond int range, or beyond the
+# ranks, was taken (or silently dropped) and gave a wrong migrated_cost_pct.
+pw_bad_patches(owner_overflow
+  "bad_owner_big.txt:4: owner: expected -1 (none) or a rank < 2 (--ranks), got 99999999999"
+  bad_owner_big.txt)
+pw_bad_patches(owner_wrap
+  "bad_owner_wrap.txt:5: owner: expected -1 (none) or a rank < 2 (--ranks), got 4294967297"
+  bad_owner_wrap.txt)
+pw_bad_patches(owner_beyond_ranks
+  "bad_owner_rank.txt:4: owner: expected -1 (none) or a rank < 2 (--ranks), got 5"
+  bad_owner_rank.txt)
+pw_bad_patches(owner_sign
+  "bad_owner_sign.txt:4: owner: expected -1 (none) or a rank < 2 (--ranks), got -"
+  bad_owner_sign.txt)
+# The malformed field is the one named (a stream read "0" and blamed the owner).
+pw_bad_patches(cost_hex
+  "bad_cost_hex.txt:3: cost: expected a finite number >= 0, got 0x100" bad_cost_hex.txt)
+# A directory opens as an empty stream: it read as a file missing its 'refinement' line.
+add_test(NAME bad_patches.directory
+  COMMAND ${PROJECT_SOURCE_DIR}/tests/app/expect_error.sh
+          "${PW_PATCHES}: is a directory, expected a patch file"
+          $<TARGET_FILE:balance_lab> --patches ${PW_PATCHES} --ranks 2
+          --balancer knapsack)
+set_tests_properties(bad_patches.directory PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 60)

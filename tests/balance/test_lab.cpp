@@ -176,6 +176,36 @@ TEST(LabPatchFile, ReadsCommentsAndOptionalOwnersAndNamesTheBadLine) {
   EXPECT_THROW(read_patch_list(headless, "headless.txt"), UserError);
 }
 
+// Each field is read whole: a stream read "0x100" as 0 and blamed the owner for "x100",
+// and dropped an owner that overflowed int as if the column were absent.
+TEST(LabPatchFile, NamesTheMalformedFieldAndBoundsOwnersByTheRanks) {
+  const auto error = [](const std::string& text, int ranks = kLabMaxRanks) {
+    std::istringstream in("refinement 2\n" + text + "\n");
+    try {
+      read_patch_list(in, "f.txt", ranks);
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("0 0 0 0 7 7 0 0x100 0"),
+            "f.txt:2: cost: expected a finite number >= 0, got 0x100");
+  EXPECT_EQ(error("0 0 0 0 7 7.5 0 1"),
+            "f.txt:2: box: expected integer indices, got 7.5");
+  EXPECT_EQ(error("1x 0 0 0 7 7 0 1"), "f.txt:2: level: expected 0..30, got 1x");
+  EXPECT_EQ(error("0 0 0 0 7 7 0 1 4294967297"),
+            "f.txt:2: owner: expected -1 (none) or a rank < 65536 (--ranks), got "
+            "4294967297");
+  EXPECT_EQ(error("0 0 0 0 7 7 0 1 2", 2),
+            "f.txt:2: owner: expected -1 (none) or a rank < 2 (--ranks), got 2");
+  EXPECT_EQ(error("0 0 0 0 7 7 0 1 1", 2), "no error");
+  // A leading '+' reads as a stream read it; a subnormal cost (written so) reads back.
+  std::istringstream plus("refinement 2\n0 0 0 0 7 7 0 +5e-324 +1\n");
+  const PatchList list = read_patch_list(plus, "plus.txt");
+  EXPECT_EQ(list.patches[0].cost, 5e-324);
+  EXPECT_EQ(list.patches[0].owner, 1);
+}
+
 TEST(LabMetrics, CommCutCountsTheFacesBetweenTwoRanks) {
   // Two 4x4 patches side by side in 2D: 4 faces between them.
   const std::vector<Box> boxes = {Box{{0, 0, 0}, {3, 3, 0}}, Box{{4, 0, 0}, {7, 3, 0}}};
