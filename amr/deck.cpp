@@ -369,6 +369,9 @@ struct Deck::Impl {
   mutable std::map<std::string, std::string> used;
   // Optional keys without a default, known for did-you-mean while absent (not echoed).
   mutable std::set<std::string> known;
+  // Key given on the command line -> its argument: a second one is a mistake, not a
+  // silent override of the first.
+  std::map<std::string, std::string> overridden;
 
   std::string where_of(const std::string& key) const {
     if (auto it = index.find(key); it != index.end()) return entries[it->second].where;
@@ -443,6 +446,10 @@ void Deck::Impl::apply_override(const std::string& arg) {
         " dots, got \"" + (key.size() > 80 ? key.substr(0, 76) + " ..." : key) + "\"");
   }
   if (text.empty()) throw UserError(where + ": " + key + ": expected a value after '='");
+  if (auto it = overridden.find(key); it != overridden.end())
+    throw UserError(where + ": " + key + ": given twice on the command line (also " +
+                    it->second + ")");
+  overridden.emplace(key, where.substr(std::string("command line: ").size()));
   if (sections.count(key)) {
     throw UserError(where + ": " + key +
                     ": is a section of the deck, expected a key of it (\"" + key +
@@ -568,10 +575,11 @@ void Deck::fail(const std::string& key, const std::string& what) const {
   throw UserError(impl_->where_of(key) + ": " + key + ": " + what);
 }
 
-void Deck::check_all_used() const {
+void Deck::check_all_used(const std::string& section) const {
   const Impl& d = *impl_;
   for (const Entry& e : d.entries) {
     if (d.used.count(e.key)) continue;
+    if (!section.empty() && section_of(e.key) != section) continue;
     // The closest key read, preferring the same section; ties go to the first in sorted
     // order.
     std::set<std::string> candidates = d.known;

@@ -62,8 +62,9 @@ class Deck {
 
   /// Throw UserError for the first key (in file order, overrides last) that no component
   /// read, suggesting the closest key read (edit distance <= 3), preferably of its
-  /// section.
-  void check_all_used() const;
+  /// section. With a section ("units"), only the keys directly in it: for a reader whose
+  /// own error would otherwise hide a misspelt key of its section.
+  void check_all_used(const std::string& section = "") const;
 
   /// Every key read, sorted, as "key = value" lines (defaults included): the deck as
   /// used.

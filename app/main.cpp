@@ -1,5 +1,6 @@
 // patchwork DECK [key=value ...]: run a deck, with any key overridden on the command
-// line. Every way out is one line on stderr and an exit code of app/exit_codes.hpp.
+// line (--check: only check them). Every way out is one line on stderr and an exit code
+// of app/exit_codes.hpp.
 #include <fmt/format.h>
 #include <mpi.h>
 #include <CLI/CLI.hpp>
@@ -26,6 +27,13 @@ std::string one_line(std::string s) {
   while (!s.empty() && s.back() == ' ')
     s.pop_back();
   return s;
+}
+
+/// s without its leading and trailing blanks (as the deck reads an override's key).
+std::string trimmed(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
 }
 
 /// An exception nobody expected, possibly on this rank alone: the other ranks may wait in
@@ -55,6 +63,11 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   cli.add_flag("--count-launches", count_launches,
                "count the Kokkos kernels each rank launches and print the largest count "
                "(through Kokkos Tools callbacks: not with a profiling tool loaded)");
+  bool check_only = false;
+  cli.add_flag("--check", check_only,
+               "check the deck, the overrides and any restart file as a run would, print "
+               "\"deck OK\" and stop: no output written, nothing run (for scripts that "
+               "launch many runs)");
   cli.set_version_flag("--version", pw::code_version());
   try {
     cli.parse(argc, argv);
@@ -68,20 +81,35 @@ int run(int argc, char** argv, const pw::Comm& comm) {
                  one_line(e.what()));
     return pw::kExitBadInput;
   }
-  if (!max_memory.empty())
+  if (!max_memory.empty()) {
+    for (const std::string& o : overrides) {
+      if (trimmed(o.substr(0, o.find('='))) == "ranks.memory_per_node") {
+        if (comm.rank() == 0)
+          fmt::print(stderr,
+                     "patchwork: error: command line: --max-memory sets "
+                     "ranks.memory_per_node, which argument \"{}\" gives too\n",
+                     o.size() > 100 ? o.substr(0, 96) + " ..." : o);
+        return pw::kExitBadInput;
+      }
+    }
     overrides.push_back("ranks.memory_per_node=\"" + max_memory + "\"");
+  }
   const pw::RunIdentity id{pw::code_version(), deck_path, overrides};
   std::optional<pw::Deck> deck;  // once loaded, an error is recorded in its output.dir
   const auto fail = [&](const char* kind, const std::string& what, int code) {
     if (comm.rank() == 0) {
       fmt::print(stderr, "patchwork: {}: {}\n", kind, what);
-      if (deck) pw::write_error_summary(*deck, id, what, comm.size());
+      if (deck && !check_only) pw::write_error_summary(*deck, id, what, comm.size());
     }
     return code;
   };
   try {
     deck = pw::Deck::load(deck_path, overrides);
     pw::Simulation sim(*deck, comm);
+    if (check_only) {  // everything a run reads before its work has been read
+      if (comm.rank() == 0) fmt::print("deck OK: {}\n", deck_path);
+      return pw::kExitOk;
+    }
     // Every key as used, defaults included, so a log says exactly what ran.
     if (comm.rank() == 0)
       fmt::print("deck {} on {} ranks, as used:\n{}", deck_path, comm.size(),

@@ -171,6 +171,20 @@ void write_atomically(const std::string& path, const json& j) {
   }
 }
 
+/// A failing run loses no earlier output: a summary at `path` that is not itself an
+/// error's (an earlier run's results) is moved to PREFIX_summary.previous.json first.
+void keep_earlier_summary(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return;
+  std::ifstream in(path);
+  const json old = json::parse(in, nullptr, false);  // no exception on a bad file
+  if (old.is_object() && old.value("status", "") == "error") return;
+  const std::string kept =
+      path.substr(0, path.size() - std::string(".json").size()) + ".previous.json";
+  fs::rename(path, kept, ec);
+  if (ec) throw std::runtime_error("cannot keep " + path + ": " + ec.message());
+}
+
 }  // namespace
 
 std::string summary_path(const OutputConfig& cfg) {
@@ -228,7 +242,9 @@ bool write_error_summary(const Deck& deck, const RunIdentity& id,
     json j = head(id, deck, nranks);
     j["status"] = "error";
     j["error"] = error;
-    write_atomically(summary_path(cfg), j);
+    const std::string path = summary_path(cfg);
+    keep_earlier_summary(path);
+    write_atomically(path, j);
     return true;
   } catch (...) {  // no usable output.dir: the message on stderr is all there is
     return false;

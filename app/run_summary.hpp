@@ -36,8 +36,9 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
 
 /// Write the summary of a run that stopped on a UserError (status "error", the message,
 /// the deck as read so far), if the deck's output.dir and output.prefix are valid (the
-/// directory is created if missing). Not collective: call it on rank 0 only. Never
-/// throws; returns whether the file was written.
+/// directory is created if missing). An earlier run's summary there (not an error's)
+/// is kept as PREFIX_summary.previous.json. Not collective: call it on rank 0 only.
+/// Never throws; returns whether the file was written.
 bool write_error_summary(const Deck& deck, const RunIdentity& id,
                          const std::string& error, int nranks) noexcept;
 

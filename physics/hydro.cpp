@@ -2,6 +2,8 @@
 // bound and tagging (the MUSCL-Hancock stages are in hydro_update.hpp).
 #include "physics/hydro.hpp"
 
+#include <fmt/format.h>
+
 #include "amr/amr_config.hpp"
 #include "physics/deck_values.hpp"
 #include "physics/hydro_advance.hpp"
@@ -161,6 +163,15 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
     problem_.kind = HydroProblemKind::shock_tube;
     problem_.axis = read_axis(deck, "shock_tube.axis", dim);
     problem_.position = finite(deck, "shock_tube.position", 0.5);
+    {  // beyond the domain the tube holds one state: no shock to follow
+      const int a = problem_.axis;
+      const double lo = geom.prob_lo[a], hi = geom.face(a, geom.domain.hi[a] + 1);
+      if (!(problem_.position > lo && problem_.position < hi))
+        deck.fail("shock_tube.position",
+                  fmt::format("expected a position inside the domain along axis {}, in "
+                              "({}, {}), got {}",
+                              a, lo, hi, problem_.position));
+    }
     read_state(deck, "shock_tube.left", {1.0, 0.0, 1.0}, problem_.state[0]);
     read_state(deck, "shock_tube.right", {0.125, 0.0, 0.1}, problem_.state[1]);
   } else if (problem == "blast") {
@@ -168,8 +179,15 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
     if (deck.has("blast.center")) {
       const std::vector<double> c =
           numbers(deck, "blast.center", size_t(dim), {}, "one per direction");
-      for (int d = 0; d < dim; ++d)
+      for (int d = 0; d < dim; ++d) {
+        // Outside, the blast would miss every cell and the run would show nothing.
+        const double lo = geom.prob_lo[d], hi = geom.face(d, geom.domain.hi[d] + 1);
+        if (!(c[size_t(d)] >= lo && c[size_t(d)] <= hi))
+          deck.fail("blast.center", fmt::format("expected a point of the domain: "
+                                                "coordinate {} in [{}, {}], got {}",
+                                                d, lo, hi, c[size_t(d)]));
         problem_.center[d] = c[size_t(d)];
+      }
       center_given_ = true;
     }
     problem_.radius = positive(deck, "blast.radius", 0.05);

@@ -149,6 +149,23 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     if (domain != cfg.geom0.domain)
       bad(fmt::format("level-0 domain {} differs from the deck's {} (domain.n_cell)",
                       to_string(domain), to_string(cfg.geom0.domain)));
+    if (H5Aexists(global, "prob_lo") > 0 && H5Aexists(global, "prob_hi") > 0) {
+      // Other corners give the same cells other sizes: the data would mean another run.
+      const std::vector<double> lo = h5::read_attr_doubles(global, "prob_lo"),
+                                hi = h5::read_attr_doubles(global, "prob_hi");
+      std::vector<double> deck_lo(static_cast<size_t>(dim_)), deck_hi(deck_lo);
+      for (int d = 0; d < dim_; ++d) {  // as the writer computes them
+        deck_lo[size_t(d)] = cfg.geom0.prob_lo[d];
+        deck_hi[size_t(d)] =
+            cfg.geom0.prob_lo[d] + cfg.geom0.domain.size()[d] * cfg.geom0.dx[d];
+      }
+      if (lo != deck_lo || hi != deck_hi)
+        bad(fmt::format(
+            "holds a domain from [{}] to [{}], the deck's is from [{}] to [{}] "
+            "(domain.prob_lo, domain.prob_hi)",
+            fmt::join(lo, ", "), fmt::join(hi, ", "), fmt::join(deck_lo, ", "),
+            fmt::join(deck_hi, ", ")));
+    }
     if (nlev > 1) {
       const std::vector<int> ratios = h5::read_attr_ints(ck, "ref_ratio");
       for (int l = 0; l + 1 < nlev; ++l)

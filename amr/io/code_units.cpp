@@ -26,6 +26,8 @@ CodeUnits read_code_units(const Deck& deck) {
     if (given == nullptr) given = k.name;
   }
   // Half a unit system would leave yt assuming cm, s or g for the rest: all or none.
+  // A misspelt one ("units.lenght") is named as such, not as the one missing.
+  if (given != nullptr) deck.check_all_used("units");
   for (const Key& k : keys)
     if (given != nullptr && !deck.has(k.name))
       deck.fail(given, std::string("expected ") + k.name + " too (in " + k.unit +

@@ -167,3 +167,20 @@ pw_bad_deck(ncomp_int_max "advection.ncomp: expected an integer in [1, 10000000]
   ${PW_GOOD_DECK} advection.ncomp=2147483647)
 pw_bad_deck(extra_work_above_nan "advection.extra_work_above: expected a finite number"
   ${PW_GOOD_DECK} advection.extra_work=1 advection.extra_work_above=nan)
+
+# A key given twice on the command line: the first was silently overridden.
+pw_bad_deck(override_twice "command line: argument \"amr.max_level=2\": amr.max_level: given twice on the command line (also argument \"amr.max_level=1\")"
+  ${PW_GOOD_DECK} amr.max_level=1 amr.max_level=2)
+pw_bad_deck(max_memory_and_key "command line: --max-memory sets ranks.memory_per_node, which argument \"ranks.memory_per_node=2GB\" gives too"
+  ${PW_GOOD_DECK} --max-memory=1GB ranks.memory_per_node=2GB)
+# --check finds what a run would, before it starts (and writes no summary).
+pw_bad_deck(check_unknown_key "command line: argument \"amr.max_levl=2\": amr.max_levl: unknown key (did you mean amr.max_level?)"
+  --check ${PW_GOOD_DECK} amr.max_levl=2)
+# A misspelt unit was hidden behind "expected units.length too".
+pw_bad_deck(units_misspelt "command line: argument \"units.lenght=1\": units.lenght: unknown key (did you mean units.length?)"
+  ${PW_GOOD_DECK} units.lenght=1 units.time=1 units.mass=1)
+# A good deck: "deck OK", exit code 0, and no output folder made.
+add_test(NAME check_good_deck
+  COMMAND sh -c "\"$0\" --check \"$1\" output.dir=\\\"$2\\\" | grep -q '^deck OK: ' && test ! -e \"$2\""
+          $<TARGET_FILE:patchwork> ${PW_GOOD_DECK} ${CMAKE_CURRENT_BINARY_DIR}/check_good_deck)
+set_tests_properties(check_good_deck PROPERTIES ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)

@@ -31,17 +31,28 @@ function(pw_hostile_restart case expected)
   endforeach()
 endfunction()
 
-# A deck whose [units] are not the dump's (which has none): one run, one unit system.
-foreach(np 1 2)
-  add_test(NAME hostile_restart.units_differ.np${np}
-    COMMAND ${CMAKE_CURRENT_LIST_DIR}/expect_error.sh
-            "the dump's code units are none (dimensionless), the deck's [units] length 2 cm, time 3 s, mass 4 g"
-            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
-            $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} time.max_step=4 output.write=false
-            restart=${PW_HOSTILE_GOOD} units.length=2.0 units.time=3.0 units.mass=4.0)
-  set_tests_properties(hostile_restart.units_differ.np${np} PROPERTIES
-    ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60 FIXTURES_REQUIRED pw_hostile_restart)
-endforeach()
+# A good dump and a deck that differs from it (the overrides after `expected`): exit code
+# 2 and the message, at 1 and 2 ranks.
+function(pw_restart_mismatch case expected)
+  foreach(np 1 2)
+    add_test(NAME hostile_restart.${case}.np${np}
+      COMMAND ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_error.sh "${expected}"
+              ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:patchwork> ${PW_HOSTILE_DECK} time.max_step=4
+              output.write=false restart=${PW_HOSTILE_GOOD} ${ARGN})
+    set_tests_properties(hostile_restart.${case}.np${np} PROPERTIES
+      ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60 FIXTURES_REQUIRED pw_hostile_restart)
+  endforeach()
+endfunction()
+
+# [units] that are not the dump's (which has none): one run, one unit system.
+pw_restart_mismatch(units_differ
+  "the dump's code units are none (dimensionless), the deck's [units] length 2 cm, time 3 s, mass 4 g"
+  units.length=2.0 units.time=3.0 units.mass=4.0)
+# Domain corners that are not the dump's: the same cells of another size.
+pw_restart_mismatch(domain_differs
+  "holds a domain from [0, 0] to [1, 1], the deck's is from [0, 0] to [2, 2] (domain.prob_lo, domain.prob_hi)"
+  "domain.prob_hi=[2.0,2.0]")
 
 # A dump whose finer levels do not fit what a node gives them here (level 0 does): the
 # run stops before it allocates them, exit code 3, naming the level and the figures.

@@ -47,3 +47,8 @@ pw_fingerprint(shockpool_3d d92724f54ea54c65 ${PW_INPUTS}/shockpool_3d.toml
   time.max_step=4 domain.n_cell=[32,16,16])
 pw_fingerprint(clumps_3d dbb69f5f1671e2ac ${PW_INPUTS}/clumps_3d.toml time.max_step=2
   domain.n_cell=[16,16,16] amr.blocking_factor=8 amr.max_grid_size=16 amr.max_level=2)
+# A blast or a shock outside the domain was accepted, and the run showed nothing of it.
+pw_bad_deck(hydro_blast_outside "blast.center: expected a point of the domain: coordinate 0 in [0, 1], got 5"
+  ${PW_BLAST} "blast.center=[5.0,0.5]")
+pw_bad_deck(hydro_shock_outside "shock_tube.position: expected a position inside the domain along axis 0, in (0, 1), got 1.5"
+  ${PW_SOD} shock_tube.position=1.5)

@@ -19,9 +19,7 @@ std::string deck_file(const std::string& name) {
 
 RunResult run_file(const std::string& name, const Comm& comm,
                    const std::vector<std::string>& overrides) {
-  std::vector<std::string> o = {"output.write=false"};
-  o.insert(o.end(), overrides.begin(), overrides.end());
-  Simulation sim(Deck::load(deck_file(name), o), comm);
+  Simulation sim(Deck::load(deck_file(name), pw::testing::quiet(overrides)), comm);
   return sim.run(false);
 }
 

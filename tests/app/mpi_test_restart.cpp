@@ -73,10 +73,8 @@ void expect_same_run(const RunResult& restarted, const RunResult& full,
 /// `overrides`, or "" when there is none.
 std::string restart_error(const std::vector<std::string>& overrides, const Comm& comm,
                           const std::string& deck = swirl_deck(2)) {
-  std::vector<std::string> o = {"output.write=false"};
-  o.insert(o.end(), overrides.begin(), overrides.end());
   try {
-    Simulation sim(Deck::parse(deck, "test.toml", o), comm);
+    Simulation sim(Deck::parse(deck, "test.toml", pw::testing::quiet(overrides)), comm);
   } catch (const UserError& e) {
     return e.what();
   }

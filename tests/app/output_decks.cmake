@@ -15,19 +15,28 @@ pw_bad_deck(units_in_file
   ${PW_DECKS}/bad_units.toml)
 pw_bad_deck(units_negative
   "argument \"units.length=-1.0\": units.length: expected a positive finite number of cm (what one code unit is), got -1.0"
-  ${PW_GOOD_DECK} ${PW_UNITS} units.length=-1.0)
+  ${PW_GOOD_DECK} units.time=3.0 units.mass=4.0 units.length=-1.0)
 pw_bad_deck(units_nan
   "units.time: expected a positive finite number of s (what one code unit is), got nan"
-  ${PW_GOOD_DECK} ${PW_UNITS} units.time=nan)
+  ${PW_GOOD_DECK} units.length=2.0 units.mass=4.0 units.time=nan)
 pw_bad_deck(units_inf
   "units.mass: expected a positive finite number of g (what one code unit is), got inf"
-  ${PW_GOOD_DECK} ${PW_UNITS} units.mass=inf)
+  ${PW_GOOD_DECK} units.length=2.0 units.time=3.0 units.mass=inf)
 pw_bad_deck(units_string
   "units.length: expected a number, got a string"
-  ${PW_GOOD_DECK} ${PW_UNITS} units.length=parsec)
+  ${PW_GOOD_DECK} units.time=3.0 units.mass=4.0 units.length=parsec)
 pw_bad_deck(units_partial
   "units.length: expected units.time too (in s): set length, time and mass together, or none of them (dimensionless code units)"
   ${PW_GOOD_DECK} units.length=2.0)
 pw_bad_deck(units_unknown
   "units.lenght: unknown key (did you mean units.length?)"
   ${PW_GOOD_DECK} ${PW_UNITS} units.lenght=2.0)
+
+# A run that fails on a bad key keeps the summary of the good run before it (it was
+# replaced by the error's): PREFIX_summary.previous.json, status ok.
+set(PW_KEEP_DIR ${CMAKE_CURRENT_BINARY_DIR}/keep_summary)
+add_test(NAME summary_kept_after_error
+  COMMAND sh -c "rm -rf \"$2\" && \"$0\" \"$1\" time.max_step=1 output.write=false output.dir=\\\"$2\\\" >/dev/null && ! \"$0\" \"$1\" output.dir=\\\"$2\\\" amr.max_levl=2 2>/dev/null && grep -q '\"status\": \"ok\"' \"$2/plt_summary.previous.json\" && grep -q '\"status\": \"error\"' \"$2/plt_summary.json\""
+          $<TARGET_FILE:patchwork> ${PW_GOOD_DECK} ${PW_KEEP_DIR})
+set_tests_properties(summary_kept_after_error PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 60)

@@ -7,14 +7,24 @@
 
 namespace pw::testing {
 
+/// `overrides` with output.write=false first unless they set output.write (a key may be
+/// given once).
+inline std::vector<std::string> quiet(const std::vector<std::string>& overrides) {
+  std::vector<std::string> o;
+  bool writes = false;
+  for (const std::string& s : overrides)
+    writes = writes || s.rfind("output.write=", 0) == 0;
+  if (!writes) o.push_back("output.write=false");
+  o.insert(o.end(), overrides.begin(), overrides.end());
+  return o;
+}
+
 /// Run `deck_text` (TOML) with `overrides` on `comm`, quietly. No dumps unless the
 /// overrides ask for them (output.write=true), so that tests running at the same time
 /// never write the same files.
 inline RunResult run_deck(const std::string& deck_text, const Comm& comm,
                           const std::vector<std::string>& overrides = {}) {
-  std::vector<std::string> o = {"output.write=false"};
-  o.insert(o.end(), overrides.begin(), overrides.end());
-  const Deck deck = Deck::parse(deck_text, "test.toml", o);
+  const Deck deck = Deck::parse(deck_text, "test.toml", quiet(overrides));
   Simulation sim(deck, comm);
   return sim.run(false);
 }

@@ -292,9 +292,16 @@ TEST(Deck, DeckOverrideAddsKeyAbsentFromFile) {
   EXPECT_EQ(deck.get<int>("amr.n_proper", 1), 2);
 }
 
-TEST(Deck, DeckLaterOverrideWins) {
-  const Deck deck = deck_of("", {"amr.max_level=1", "amr.max_level=2"});
+TEST(Deck, DeckOverrideWinsOverTheFileButAKeyGivenTwiceIsAnError) {
+  const Deck deck = deck_of("[amr]\nmax_level = 1\n", {"amr.max_level=2"});
   EXPECT_EQ(deck.get<int>("amr.max_level", 0), 2);
+  // The second would silently undo the first.
+  EXPECT_EQ(
+      error_of([] {
+        deck_of("", {"amr.max_level=1", " amr.max_level = 2"});
+      }),
+      "command line: argument \" amr.max_level = 2\": amr.max_level: given twice on "
+      "the command line (also argument \"amr.max_level=1\")");
 }
 
 TEST(Deck, DeckRejectsOverrideWithoutEquals) {

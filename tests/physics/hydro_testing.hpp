@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/simulation.hpp"
+#include "tests/app/run_testing.hpp"
 #include "tests/fab_testing.hpp"
 
 namespace pw::testing {
@@ -41,10 +42,9 @@ inline std::string tube_deck(int dim, int axis, int n, int max_level = 0) {
 /// Run `deck` (with overrides) on this rank alone and return the simulation, finished.
 inline std::unique_ptr<Simulation> run_alone(const std::string& deck,
                                              const std::vector<std::string>& overrides) {
-  std::vector<std::string> o = {"output.write=false"};
-  o.insert(o.end(), overrides.begin(), overrides.end());
-  auto sim = std::make_unique<Simulation>(Deck::parse(deck, "hydro.toml", o),
-                                          Comm(MPI_COMM_SELF));
+  auto sim = std::make_unique<Simulation>(
+      Deck::parse(deck, "hydro.toml", pw::testing::quiet(overrides)),
+      Comm(MPI_COMM_SELF));
   sim->run(false);
   return sim;
 }

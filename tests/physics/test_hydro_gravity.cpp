@@ -107,10 +107,9 @@ double max_over_levels(const Simulation& sim, int c, bool magnitude = false) {
 /// Run `deck` on this rank alone; the finished simulation and its result.
 std::pair<std::unique_ptr<Simulation>, RunResult> run(
     const std::string& deck, const std::vector<std::string>& overrides) {
-  std::vector<std::string> o = {"output.write=false"};  // unless the overrides say
-  o.insert(o.end(), overrides.begin(), overrides.end());
-  auto sim = std::make_unique<Simulation>(Deck::parse(deck, "gravity.toml", o),
-                                          Comm(MPI_COMM_SELF));
+  auto sim = std::make_unique<Simulation>(
+      Deck::parse(deck, "gravity.toml", pw::testing::quiet(overrides)),
+      Comm(MPI_COMM_SELF));
   RunResult r = sim->run(false);
   return {std::move(sim), r};
 }

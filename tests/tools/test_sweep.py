@@ -13,8 +13,9 @@ CHECK:
               tools/run_summary.schema.json, which rejects broken ones; the summary
               agrees with the log's fingerprint and cell-update lines; its code_version
               carries the git revision when the sources are a git checkout
-  failed      runs with a bad override are rows with their error; a deck that cannot be
-              read is a row with the log's error, not missing
+  failed      runs that fail on a rank-count-dependent key (left to the runs by the
+              check) are rows with their error; a deck broken after the check is a row
+              with the log's error, not missing
   resume      a second sweep skips the finished runs and redoes only a deleted one
   killed      a run killed mid-way leaves no summary
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
@@ -26,7 +27,12 @@ CHECK:
               --ranks replaces the file's rank counts
   examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
               that pass bash -n
-  bad_args    mistakes give one line "sweep: error: ...", no traceback
+  bad_args    mistakes give one line "sweep: error: ...", no traceback, and exit code 2:
+              bad keys and values (through patchwork --check), job times, the sweep's
+              own output keys, a key given twice, collect on an empty directory
+  checks      the decks are checked with the sweep's executable, once per distinct
+              configuration, before any run or job script; rank-count-dependent keys
+              are left to the runs
   plots       (after local) tools/plot_sweep draws every figure (PNG, PDF) and the
               plotted points are the table's values
   seed_plots  two tiny sweeps at 2 ranks (lan / lan_distributed under emulated latency
@@ -52,7 +58,7 @@ SKIP = 77
 
 def sweep(tools, args, expect=0):
     p = subprocess.run([sys.executable, os.path.join(tools, "sweep")] + args,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=ENV)
     print(f"$ sweep {' '.join(args)}\n{p.stdout}{p.stderr}", end="")
     assert p.returncode == expect, f"sweep exited with {p.returncode}, expected {expect}"
     return p
@@ -69,6 +75,7 @@ def write_sweep(path, exe, ranks, methods, sets, repeats=1, extra=""):
 
 TINY = ["time.max_step=3", "output.write=false", "domain.n_cell=[32,32]", "amr.max_level=1"]
 DECK = ""  # inputs/bubble_2d.toml, set by main()
+ENV = None  # the environment, with PATCHWORK_BUILD the executable's build (main())
 
 
 def read_csv(path):
@@ -140,15 +147,21 @@ def check_collect(tools, exe, work):
 
 
 def check_failed(tools, exe, work):
+    # ranks.speed with one entry passes the sweep's check (at 1 rank) but not a run at 2
+    # ranks: what depends on the rank count is left to the runs, which fail with a summary.
     path = os.path.join(work, "failed.toml")
-    write_sweep(path, exe, [1], ["knapsack"], TINY + ["amr.max_level=two"], repeats=2)
+    write_sweep(path, exe, [2], ["knapsack"], TINY + ["ranks.speed=[1.0]"], repeats=2)
     out = os.path.join(work, "failed")
     shutil.rmtree(out, ignore_errors=True)
-    sweep(tools, [path, "--out", out], expect=1)
-    # A deck that does not parse: no summary (no output.dir known), the log's error.
+    p = sweep(tools, [path, "--out", out], expect=1)
+    assert "1 configuration checked (patchwork --check)" in p.stderr, p.stderr
+    # each failure says why, not only where its log is
+    assert re.search(r"failed \(exit code 2\): .*ranks\.speed: expected one entry per "
+                     r"rank .*; log: ", p.stderr), p.stderr
+    # A deck that stops parsing after the sweep checked it (edited while its jobs wait):
+    # no summary (no output.dir known), the log's error. The job script's run, by hand.
     broken = os.path.join(work, "broken.toml")
-    with open(broken, "w") as f:
-        f.write("[domain\n")
+    shutil.copy(DECK, broken)
     bpath = os.path.join(work, "broken_sweep.toml")
     write_sweep(bpath, exe, [1], ["knapsack"], TINY)
     with open(bpath) as f:
@@ -156,19 +169,29 @@ def check_failed(tools, exe, work):
     with open(bpath, "w") as f:
         f.write(text)
     bout = os.path.join(out, "broken")
-    sweep(tools, [bpath, "--out", bout], expect=1)
+    sweep(tools, [bpath, "--out", bout, "--launcher", "slurm"])
+    with open(broken, "w") as f:
+        f.write("[domain\n")
+    with open(os.path.join(bout, "sweep.json")) as f:
+        [run] = json.load(f)["runs"]
+    run_dir = os.path.dirname(run["summary"])
+    os.makedirs(run_dir)
+    with open(os.path.join(run_dir, "log.txt"), "w") as log:
+        code = subprocess.run([exe, run["deck"]] + run["overrides"], stdout=log,
+                              stderr=subprocess.STDOUT).returncode
+    assert code == 2, code
     sweep(tools, ["collect", out])
     rows = read_csv(os.path.join(out, "sweep_runs.csv"))
     assert len(rows) == 3, rows
     bad = [r for r in rows if r["deck"] == "bubble_2d.toml"]
     assert len(bad) == 2 and all(r["status"] == "error" for r in bad), bad
     for r in bad:
-        assert "amr.max_level: expected an integer" in r["error"], r["error"]
+        assert "ranks.speed: expected one entry per rank" in r["error"], r["error"]
     [b] = [r for r in rows if r["deck"] == "broken.toml"]
     assert b["status"] == "missing" and "broken.toml" in b["error"], b
     med = read_csv(os.path.join(out, "sweep_medians.csv"))
     [m] = [m for m in med if m["deck"] == "bubble_2d.toml"]
-    assert m["runs"] == "0" and m["failed"] == "2" and "amr.max_level" in m["errors"], m
+    assert m["runs"] == "0" and m["failed"] == "2" and "ranks.speed" in m["errors"], m
 
 
 def check_schema(tools, exe, work):
@@ -436,19 +459,120 @@ def check_bad_args(tools, exe, work):
               ' 2]\n', "not both"),
              (["X"], f'decks = [{json.dumps(DECK)}]\n[axes]\nv = [{{name = "a"}}]\n',
               "a variant is")]
-    for args, text, expected in cases:
+    # Found by fuzzing: each refused before any run, with what is wrong and where.
+    head = f'decks = [{json.dumps(DECK)}]\nranks = [1, 2]\nrepeats = 2\n'
+    broken_deck = os.path.join(work, "bad_deck.toml")
+    with open(broken_deck, "w") as f:
+        f.write("[domain\n")
+    own = "are the sweep's own"
+    cases += [
+        # the deck and its keys, through patchwork --check: the run, the key, the message
+        (["X"], head + 'set = ["amr.max_levl=1"]\n',
+         ["bad.toml: run bubble_2d__np1__r0 (deck bubble_2d.toml): patchwork: error: "
+          'command line: argument "amr.max_levl=1": amr.max_levl: unknown key', "--check"]),
+        (["X"], head + '[axes]\n"balance.methd" = ["sfc", "lan"]\n',
+         ["run bubble_2d__np1__balance.methd-sfc__r0", "balance.methd: unknown key"]),
+        (["X"], head + '[axes]\n"amr.max_level" = ["two", 1.5]\n',
+         ["run bubble_2d__np1__amr.max_level-two__r0", "amr.max_level=two",
+          "amr.max_level: expected an integer"]),
+        (["X"], head + '[axes]\n"amr.max_level" = [1, 1.5]\n',
+         ["run bubble_2d__np1__amr.max_level-1.5__r0", "amr.max_level: expected"]),
+        (["X"], f'decks = [{json.dumps(broken_deck)}]\n',
+         ["run bad_deck__np1__r0", f"patchwork: error: {broken_deck}:1:"]),
+        (["X"], head + 'set = ["amr.max_levl=1"]\n', "amr.max_levl", ["--launcher", "slurm"]),
+        # the job time: refused, not rewritten (25:99:00 was --time=26:39:00)
+        (["X"], head + '[launcher]\ntime = "25:99:00"\n',
+         ["bad.toml: launcher.time:", "'25:99:00'", "below 60"]),
+        (["X"], head + '[launcher]\ntime = "00:10:60"\n', ["launcher.time:", "below 60"]),
+        (["X"], head + '[launcher]\ntime = "1-24:00:00"\n', ["launcher.time:", "below 24"]),
+        (["X"], head + '[launcher]\ntime = "10:00:00:00"\n', "launcher.time:"),
+        # the runs' output folder is the sweep's
+        (["X"], head + 'set = ["output.dir=/tmp/x", "output.prefix=mine"]\n',
+         ['set: "output.dir=/tmp/x": output.dir and output.prefix', own, "OUT/runs/RUN_ID"]),
+        (["X"], head + 'set = ["output.prefix=mine"]\n', ['set: "output.prefix=mine"', own]),
+        (["X"], head + '[axes]\n"output.prefix" = ["a", "b"]\n',
+         ["axes.output.prefix:", own]),
+        (["X"], head + '[axes]\nv = [{name = "a", set = ["output.dir=x"]}]\n',
+         ["axes.v: variant 'a': \"output.dir=x\"", own]),
+        # no key twice on a command line
+        (["X"], head + 'set = ["amr.max_level=1", "amr.max_level=2"]\n',
+         "set: amr.max_level is given twice"),
+        (["X"], head + 'set = ["amr.max_level=1"]\n[axes]\n"amr.max_level" = [1, 2]\n',
+         "set and axes.amr.max_level both set amr.max_level"),
+        (["X"], head + '[axes]\n"balance.method" = ["sfc"]\n'
+         'v = [{name = "a", set = ["balance.method=lan"]}]\n',
+         "axes.balance.method and axes.v both set balance.method"),
+        (["collect", os.path.join(work, "empty")], None,
+         ["collect: nothing to collect under", "no sweep.json", "no *_summary.json"])]
+    os.makedirs(os.path.join(work, "empty"), exist_ok=True)
+    for case in cases:
+        args, text, expected = case[:3]
+        extra = case[3] if len(case) > 3 else []
         if text is not None:
             with open(path, "w") as f:
                 f.write(text)
         args = [path if a == "X" else a for a in args]
         p = subprocess.run([sys.executable, os.path.join(tools, "sweep")] + args +
-                           (["--dry-run"] if args and args[0] == path else []),
-                           capture_output=True, text=True)
-        print(f"$ sweep {' '.join(args)} -> {p.returncode}: {p.stderr.strip()}")
+                           (["--dry-run"] if args and args[0] == path else []) + extra,
+                           capture_output=True, text=True, env=ENV)
+        print(f"$ sweep {' '.join(args + extra)} -> {p.returncode}: {p.stderr.strip()}")
         assert p.returncode == 2  # bad input
         assert "Traceback" not in p.stderr
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
-        assert p.stderr.startswith("sweep: error:") and expected in p.stderr, expected
+        assert p.stderr.startswith("sweep: error:"), p.stderr
+        for e in [expected] if isinstance(expected, str) else expected:
+            assert e in p.stderr, e
+        assert not p.stdout, p.stdout  # --dry-run listed nothing
+
+
+def check_checks(tools, exe, work):
+    """The decks are checked with `patchwork --check` (the sweep's executable) once per
+    distinct configuration, before any run or job script; a rank-count-dependent key is
+    left to the runs and the check goes on past it."""
+    # An executable that logs its calls, then is patchwork.
+    calls = os.path.join(work, "checks_calls.txt")
+    wrapper = os.path.join(work, "checks_patchwork.sh")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\necho "$*" >> {shlex.quote(calls)}\n'
+                f'exec {shlex.quote(exe)} "$@"\n')
+    os.chmod(wrapper, 0o755)
+    path = os.path.join(work, "checks.toml")
+    write_sweep(path, wrapper, [1, 2], ["knapsack", "lan"], TINY, repeats=3)
+    if os.path.exists(calls):
+        os.remove(calls)
+    p = sweep(tools, [path, "--dry-run"])
+    assert len(p.stdout.splitlines()) == 2 * 2 * 3, p.stdout  # methods x ranks x repeats
+    with open(calls) as f:
+        checked = f.read().splitlines()
+    assert len(checked) == 2 and all(c.startswith("--check ") for c in checked), checked
+    assert "2 configurations checked (patchwork --check)" in p.stderr, p.stderr
+    assert sorted("balance.method=lan" in c for c in checked) == [False, True], checked
+    # A bad key: no run started (local), no job script written (slurm).
+    write_sweep(path, exe, [1], ["knapsack", "lan"], TINY + ["amr.max_levl=1"])
+    for kind in ("local", "slurm"):
+        out = os.path.join(work, "checks_" + kind)
+        shutil.rmtree(out, ignore_errors=True)
+        p = sweep(tools, [path, "--out", out, "--launcher", kind], expect=2)
+        assert "amr.max_levl: unknown key" in p.stderr and not os.path.exists(out), (
+            p.stderr, out)
+    # At 2 ranks ranks.slow=[1] fails the check at 1 rank: left to the runs, and the
+    # check goes on to the misspelt key after it.
+    slow = TINY + ["ranks.slow=[1]", "ranks.slowdown=2"]
+    write_sweep(path, exe, [2], ["knapsack"], slow)
+    p = sweep(tools, [path, "--dry-run"])
+    assert "left to the runs" in p.stderr and "ranks.slow" in p.stderr, p.stderr
+    write_sweep(path, exe, [2], ["knapsack"], slow + ["amr.max_levl=1"])
+    p = sweep(tools, [path, "--dry-run"], expect=2)
+    assert "amr.max_levl: unknown key" in p.stderr, p.stderr
+    # ... but a 1-rank run has rank 0 only: its own error.
+    write_sweep(path, exe, [1, 2], ["knapsack"], slow)
+    p = sweep(tools, [path, "--dry-run"], expect=2)
+    assert "run bubble_2d__np1__balance.method-knapsack__r0" in p.stderr, p.stderr
+    assert "ranks.slow: expected ranks in [0, 1), got 1" in p.stderr, p.stderr
+    # No executable to check with: said, before anything.
+    write_sweep(path, os.path.join(work, "no_patchwork"), [1], ["knapsack"], TINY)
+    p = sweep(tools, [path, "--dry-run", "--launcher", "slurm"], expect=2)
+    assert "launcher.executable:" in p.stderr and "no_patchwork" in p.stderr, p.stderr
 
 
 def load_tool(tools, name):
@@ -670,17 +794,20 @@ def check_seed_plots(tools, exe, work):
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
           "failed": check_failed, "resume": check_resume, "killed": check_killed,
           "jobs": check_jobs, "weak": check_weak, "threads": check_threads,
-          "bad_args": check_bad_args,
+          "bad_args": check_bad_args, "checks": check_checks,
           "plots": check_plots, "variants": check_variants, "examples": check_examples,
           "seed_plots": check_seed_plots}
 
 
 def main():
-    global DECK
+    global DECK, ENV
     if len(sys.argv) != 5 or sys.argv[1] not in CHECKS:
         sys.exit(__doc__)
     check, tools, exe, work = sys.argv[1:]
     tools, exe, work = (os.path.abspath(x) for x in (tools, exe, work))
+    # The sweep files that name no executable (inputs/sweeps) check their decks with
+    # this build's.
+    ENV = dict(os.environ, PATCHWORK_BUILD=os.path.dirname(os.path.dirname(exe)))
     DECK = os.path.join(os.path.dirname(tools), "inputs", "bubble_2d.toml")
     os.makedirs(work, exist_ok=True)
     CHECKS[check](tools, exe, work)

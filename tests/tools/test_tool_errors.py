@@ -48,7 +48,7 @@ def inputs(work, run_dir):
 
 
 def cases(f, build):
-    """(tool, arguments) pairs that must fail."""
+    """(tool, arguments[, expected parts of the message]) that must fail."""
     exe = os.path.join(build, "app", "patchwork")
     lab = os.path.join(build, "balance", "lab", "balance_lab")
     files = ["missing", "text", "truncated", "foreign", "dir"]
@@ -95,13 +95,34 @@ def cases(f, build):
             ("bench_kernel_sizes", ["--build", build, "--sizes", "0", "16"]),
             ("bench_kernel_sizes", ["--build", build, "--sizes", "16", "4096"]),
             ("bench_kernel_sizes", ["--build", build, "--rounds", "0"])]
+    # Found by fuzzing, with the message each must give: the overrides are checked
+    # (key=value, not a key the tool sets, not twice, patchwork --check) before any run.
+    one = ["--ranks", "1", "--repeats", "1"]
+    for tool in ("bench_advection", "bench_dump"):
+        out += [(tool, ["--build", build] + one + ["amr.max_levl=1"],
+                 ["patchwork --check", 'argument "amr.max_levl=1": amr.max_levl: unknown '
+                  "key"]),
+                (tool, ["--build", build] + one + ["notakeyvalue"],
+                 ["argument 'notakeyvalue': expected a deck override key=value"]),
+                (tool, ["--build", build] + one + ["amr.max_level=1", "amr.max_level=2"],
+                 ["amr.max_level is given twice"]),
+                (tool, ["--build", build] + one + ["output.dir=" + f["dir"] + "/x"],
+                 ["output.dir is set by"]),
+                (tool, ["--build", build] + one + ["output.prefix=mine"],
+                 ["output.prefix is set by the sweep"])]
+    out += [("bench_dump", ["--build", build] + one + ["output.interval=2"],
+             ["output.interval is set by --interval"]),
+            ("bench_dump", ["--build", build] + one + ["--dir", f["text"]],
+             [f"--dir {f['text']}: not a directory"]),
+            ("bench_advection", ["--build", build] + one + ["--out", f["text"]],
+             [f"--out {f['text']}: not a directory"])]
     assert os.path.exists(exe), exe
     return out
 
 
-def check(tools, tool, args):
-    """One case: exit code 2, one line on stderr starting with the tool's name, no
-    traceback. Returns what was wrong, or None."""
+def check(tools, tool, args, expected=()):
+    """One case: exit code 2, one line on stderr starting with the tool's name (and
+    holding each of `expected`), no traceback. Returns what was wrong, or None."""
     cmd = [sys.executable, os.path.join(tools, tool)] + args
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -117,6 +138,9 @@ def check(tools, tool, args):
         return f"{len(lines)} lines on stderr"
     if not lines[0].startswith(f"{tool}: "):
         return f"the line does not start with '{tool}: '"
+    missing = [e for e in expected if e not in lines[0]]
+    if missing:
+        return f"the line does not say {missing[0]!r}"
     return None
 
 
@@ -138,9 +162,10 @@ def main():
         f = inputs(work, run_dir)
         todo = cases(f, build)
         # Every Python tool has cases: a new tool must be added here.
-        untested = sorted(set(scripts) - {t for t, _ in todo})
+        untested = sorted(set(scripts) - {t for t, *_ in todo})
         assert not untested, f"tools without cases: {untested}"
-        bad = [(t, a, why) for t, a in todo if (why := check(tools, t, a)) is not None]
+        bad = [(t, a, why) for t, a, *e in todo
+               if (why := check(tools, t, a, *e)) is not None]
     for t, a, why in bad:
         print(f"FAIL: {t} {' '.join(a)}: {why}")
     print(f"{len(todo) - len(bad)} of {len(todo)} cases answered with one line")

@@ -10,7 +10,9 @@ import subprocess
 import sys
 import tempfile
 
+import pwcli
 from pwbench import MPI_ENV
+from pwsweep import check
 
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -55,11 +57,54 @@ def write_sweep_file(path, exe, deck, ranks, repeats, overrides, threads=1,
                 f"[launcher.local]\nmpirun = {json.dumps(mpirun)}\n")
 
 
+# Keys the sweep sets on every run: each run's directory and prefix.
+SWEEP_KEYS = {"output.dir": "the sweep (each run writes in a directory of its own)",
+              "output.prefix": "the sweep (its runs' summaries are run_summary.json)"}
+
+
+def check_overrides(overrides, own):
+    """Failure unless every override is "key=value", none is given twice and none is a
+    key the tool sets itself (`own`: key -> what sets it, SWEEP_KEYS included)."""
+    seen = {}
+    for o in overrides:
+        key, eq, _ = o.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise pwcli.Failure(f"argument {o!r}: expected a deck override key=value "
+                                "(e.g. amr.max_level=1)")
+        if key in own:
+            raise pwcli.Failure(f"argument {o!r}: {key} is set by {own[key]}; "
+                                "it cannot be overridden here")
+        if key in seen:
+            raise pwcli.Failure(f"arguments {seen[key]!r} and {o!r}: {key} is given "
+                                "twice; keep one of them")
+        seen[key] = o
+
+
+def check_deck(exe, deck, overrides, ranks):
+    """Failure unless `exe --check deck overrides` passes (patchwork's own message), as
+    tools/sweep checks its runs; what depends on the rank count is left to the runs."""
+    try:
+        line, _ = check.check_one(exe, deck, overrides, ranks)
+    except check.CheckError as e:
+        raise pwcli.Failure(str(e)) from None
+    if line is not None:
+        raise pwcli.Failure(f"the deck and overrides fail patchwork --check, no run "
+                            f"started: {line}")
+
+
 @contextlib.contextmanager
-def output_dir(out, prefix):
+def output_dir(out, prefix, option="--out"):
     """`out` (created), or a temporary directory removed on the way out."""
     if out:
-        os.makedirs(out, exist_ok=True)
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise pwcli.Failure(f"{option} {out}: not a directory (expected a directory "
+                                "for the sweep's runs, or a new path to create)")
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            raise pwcli.Failure(f"{option} {out}: cannot create the directory: "
+                                f"{e.strerror or e}") from None
         yield os.path.abspath(out)
         return
     tmp = tempfile.mkdtemp(prefix=prefix)
@@ -82,12 +127,17 @@ def run_sweep(out, exe, deck, ranks, repeats, overrides, threads=1, bind=False):
     sweep = [sys.executable, os.path.join(TOOLS, "sweep")]
     sys.stdout.flush()
     # The sweep's progress as it comes, without its hint to collect: done below.
+    refused = []
     with subprocess.Popen(sweep + [path, "--out", out], env=env, stderr=subprocess.PIPE,
                           text=True) as proc:
         for line in proc.stderr:
-            if not line.startswith("sweep: gather the results with:"):
+            if line.startswith("sweep: error: "):  # said below, once
+                refused.append(line[len("sweep: error: "):].strip())
+            elif not line.startswith("sweep: gather the results with:"):
                 print(line, end="", file=sys.stderr, flush=True)
     code = proc.returncode
+    if code == pwcli.BAD_INPUT and refused:  # the sweep refused its input: no run went
+        raise pwcli.Failure(f"tools/sweep refused the runs: {refused[0]}")
     try:
         with open(os.path.join(out, "sweep.json")) as f:
             manifest = json.load(f)

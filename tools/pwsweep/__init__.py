@@ -1,2 +1,3 @@
-"""tools/sweep's parts: the sweep file and its runs (spec), the local launcher (local),
-batch job scripts (jobs) and the results table (collect)."""
+"""tools/sweep's parts: the sweep file and its runs (spec), the decks' check with
+`patchwork --check` before anything runs (check), the local launcher (local), batch job
+scripts (jobs) and the results table (collect)."""

@@ -189,7 +189,11 @@ def medians(rows, axes):
 
 
 def collect(dirs, output, medians_output):
+    """Write the tables; returns (rows, medians), both empty (nothing written) when the
+    directories hold no sweep and no summary."""
     rows, axes = gather(dirs)
+    if not rows:
+        return [], []
     first = ["run_id", "deck", "ranks"] + axes + ["repeat"] + FIGURES
     cols = _columns(rows, first)
     cols.remove("summary")

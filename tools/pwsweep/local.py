@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+from .collect import _log_error
+
 
 def status(run):
     """The status its summary reports ("ok", "error"), or None when it has none."""
@@ -62,8 +64,9 @@ def run_all(sweep, retry_failed=False, out=sys.stderr):
         spent += time.monotonic() - start
         if code != 0:
             failed += 1
-            print(f"sweep: {run.run_id} failed (exit code {code}); log: {run.log}",
-                  file=out, flush=True)
+            why = _log_error(run.log)
+            print(f"sweep: {run.run_id} failed (exit code {code})"
+                  + (f": {why}" if why else "") + f"; log: {run.log}", file=out, flush=True)
     print(f"[{len(sweep.runs)}/{len(sweep.runs)} done, 0 left] {len(todo)} ran "
           f"({failed} failed), {skipped} skipped, {_clock(spent)}", file=out, flush=True)
     return len(todo), skipped, failed

@@ -20,6 +20,13 @@ LAUNCHER_KEYS = {"kind", "executable", "mpirun", "threads", "tasks_per_node", "t
                  "account", "partition", "array", "setup", "directives"}
 
 
+# Each run's output.dir (OUT/runs/RUN_ID) and output.prefix (run) are the sweep's.
+OWN_KEYS = ("output.dir", "output.prefix")
+OWN_WHY = ("output.dir and output.prefix are the sweep's own: each run writes to "
+           "OUT/runs/RUN_ID with prefix \"run\", where collect finds its summary "
+           "(--out, or out in the file, sets OUT)")
+
+
 class SweepError(Exception):
     """A mistake in the sweep file or the command line: one line, no traceback."""
 
@@ -89,16 +96,28 @@ def toml_value(v):
 
 
 def parse_time(v, where):
-    """Seconds from an integer (minutes) or "[D-]HH:MM:SS" / "MM:SS"."""
+    """Seconds from an integer (minutes) or "[D-]HH:MM:SS" / "MM:SS", minutes and seconds
+    below 60 (hours below 24 after days): a time the batch systems would read otherwise,
+    or not at all, is refused, not rewritten."""
+    want = ("expected minutes (an integer > 0) or \"HH:MM:SS\" (also \"D-HH:MM:SS\", "
+            "\"MM:SS\"; minutes and seconds 0-59)")
     if isinstance(v, int) and not isinstance(v, bool) and v > 0:
         return 60 * v
     if isinstance(v, str):
         m = re.fullmatch(r"(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+)", v.strip())
         if m:
             d, h, mi, s = (int(x) if x else 0 for x in m.groups())
+            if mi >= 60 or s >= 60:
+                raise SweepError(f"{where}: {want}, got {v!r}: minutes and seconds must "
+                                 "be below 60")
+            if m.group(1) and h >= 24:
+                raise SweepError(f"{where}: {want}, got {v!r}: hours after days must be "
+                                 "below 24")
+            if m.group(1) and not m.group(2):
+                raise SweepError(f"{where}: {want}, got {v!r}")
             if d * 86400 + h * 3600 + mi * 60 + s > 0:
                 return d * 86400 + h * 3600 + mi * 60 + s
-    raise SweepError(f"{where}: expected minutes (an integer > 0) or \"HH:MM:SS\", got {v!r}")
+    raise SweepError(f"{where}: {want}, got {v!r}")
 
 
 def _positive_ints(v, where):
@@ -233,6 +252,7 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
     fixed = d.get("set", [])
     if not isinstance(fixed, list) or not all(isinstance(x, str) and "=" in x for x in fixed):
         raise SweepError(f"{path}: set: expected a list of \"key=value\" strings")
+    _check_own_keys(fixed, f"{path}: set")
     axes = d.get("axes", {})
     if not isinstance(axes, dict):
         raise SweepError(f"{path}: axes: expected a table of deck key = [values]")
@@ -241,9 +261,12 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
         if not isinstance(v, list) or not v:
             raise SweepError(f"{path}: axes.{k}: expected a non-empty list of values")
         _check_variants(k, v, path)
+        if k in OWN_KEYS:
+            raise SweepError(f"{path}: axes.{k}: {OWN_WHY}")
         if k.startswith("output."):
             raise SweepError(f"{path}: axes.{k}: output.dir and output.prefix are the "
                              "sweep's; put other output keys under set")
+    _check_twice(fixed, axes, path)
     weak = bool(d.get("weak", False)) if weak is None else weak
     if weak and "domain.n_cell" in axes:
         raise SweepError(f"{path}: weak scaling sets domain.n_cell; it cannot be an axis")
@@ -268,10 +291,11 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
             for r in ranks:
                 for rep in range(repeats):
                     o = list(fixed) + axis_overrides
-                    if weak:
+                    if weak:  # the given n_cell (or the deck's) times the factor
                         n = _n_cell(deck, o)
                         if not isinstance(n, list):
                             raise SweepError(f"{deck}: weak scaling needs domain.n_cell")
+                        o = [x for x in o if override_key(x) != "domain.n_cell"]
                         o.append(f"domain.n_cell={toml_value(weak_n_cell(n, r // base_ranks))}")
                     rid = _run_id(deck, r, point, rep)
                     run_dir = os.path.join(out, "runs", rid)
@@ -291,6 +315,45 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
     return Sweep(name, os.path.abspath(path), out, runs, launcher, names)
 
 
+def override_key(o):
+    """The key of a "key=value" override, as the executable reads it."""
+    return o.split("=", 1)[0].strip()
+
+
+def _check_own_keys(overrides, where):
+    for o in overrides:
+        if override_key(o) in OWN_KEYS:
+            raise SweepError(f"{where}: \"{o}\": {OWN_WHY}")
+
+
+def _check_twice(fixed, axes, path):
+    """No key given twice on a run's command line: by set twice, by set and an axis, by
+    two axes, or twice in one variant (the executable refuses a key given twice)."""
+    seen = {}  # key -> where it is set
+    def add(key, where):
+        if key in seen and seen[key] != where:
+            raise SweepError(f"{path}: {seen[key]} and {where} both set {key}: a run "
+                             "takes one value per key; keep one of them")
+        seen[key] = where
+    for o in fixed:
+        k = override_key(o)
+        if k in seen:
+            raise SweepError(f"{path}: set: {k} is given twice; keep one of them")
+        add(k, "set")
+    for name, values in axes.items():
+        if not all(isinstance(v, dict) for v in values):
+            add(name, f"axes.{name}")
+            continue
+        for v in values:
+            keys = [override_key(o) for o in v["set"]]
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            if twice:
+                raise SweepError(f"{path}: axes.{name}: variant {v['name']!r} gives "
+                                 f"{twice[0]} twice; keep one of them")
+            for k in keys:
+                add(k, f"axes.{name}")
+
+
 def _check_variants(key, values, path):
     """An axis is deck values, or variants: {name = "...", set = ["key=value", ...]}, each
     a named set of overrides (the axis is then a column name, not a deck key)."""
@@ -305,6 +368,8 @@ def _check_variants(key, values, path):
         if not ok:
             raise SweepError(f"{path}: axes.{key}: a variant is {{name = \"...\", set = "
                              f"[\"key=value\", ...]}}, got {v!r}")
+    for v in values if all(tables) else []:
+        _check_own_keys(v["set"], f"{path}: axes.{key}: variant {v['name']!r}")
     names = [v["name"] for v in values] if all(tables) else []
     if len(set(names)) != len(names):
         raise SweepError(f"{path}: axes.{key}: two variants share a name")
