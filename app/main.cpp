@@ -64,10 +64,17 @@ int run(int argc, char** argv, const pw::Comm& comm) {
                "count the Kokkos kernels each rank launches and print the largest count "
                "(through Kokkos Tools callbacks: not with a profiling tool loaded)");
   bool check_only = false;
-  cli.add_flag("--check", check_only,
-               "check the deck, the overrides and any restart file as a run would, print "
-               "\"deck OK\" and stop: no output written, nothing run (for scripts that "
-               "launch many runs)");
+  auto* check_flag =
+      cli.add_flag("--check", check_only,
+                   "check the deck, the overrides and any restart file as a run would, "
+                   "print \"deck OK\" and stop: no output written, nothing run (for "
+                   "scripts that launch many runs)");
+  int check_ranks = 0;
+  cli.add_option("--ranks", check_ranks,
+                 "with --check: check for a run on this many ranks (what depends on the "
+                 "rank count; the memory per node is then left to the run)")
+      ->check(CLI::Range(1, 1 << 24))
+      ->needs(check_flag);
   cli.set_version_flag("--version", pw::code_version());
   try {
     cli.parse(argc, argv);
@@ -105,7 +112,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   };
   try {
     deck = pw::Deck::load(deck_path, overrides);
-    pw::Simulation sim(*deck, comm);
+    pw::Simulation sim(*deck, comm, check_ranks);
     if (check_only) {  // everything a run reads before its work has been read
       if (comm.rank() == 0) fmt::print("deck OK: {}\n", deck_path);
       return pw::kExitOk;

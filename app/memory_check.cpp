@@ -10,9 +10,6 @@
 
 namespace pw {
 
-namespace {
-
-/// Bytes `deck` gives a node, or 0 for "physical" (the default).
 double memory_per_node(const Deck& deck) {
   const std::string key = "ranks.memory_per_node";
   std::string text = deck.get<std::string>(key, "physical");
@@ -33,6 +30,8 @@ double memory_per_node(const Deck& deck) {
                   to_toml(given));
   return bytes;
 }
+
+namespace {
 
 double physical_memory() {
   return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));

@@ -15,6 +15,10 @@ namespace pw {
 /// level-0 cut.
 double level0_bytes(const AmrConfig& cfg, int ncomp, int nghost, FluxStorage fluxes);
 
+/// Bytes `ranks.memory_per_node` gives a node, or 0 for "physical" (the default).
+/// Throws UserError on a bad value.
+double memory_per_node(const Deck& deck);
+
 /// The budget: `ranks.memory_per_node` (a size: "16GB", "512MiB", or bytes; the command
 /// line's --max-memory) or, by default, the node's physical memory, for the node with the
 /// most ranks. Throws UserError (at domain.n_cell) when level 0's share there exceeds

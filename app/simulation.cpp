@@ -12,7 +12,7 @@
 
 namespace pw {
 
-Simulation::Simulation(const Deck& deck, const Comm& comm)
+Simulation::Simulation(const Deck& deck, const Comm& comm, int check_ranks)
     : comm_(comm), cfg_(read_amr_config(deck)) {
   physics_ = make_physics(deck);
   const EllipticFields ef = physics_->elliptic();
@@ -39,11 +39,15 @@ Simulation::Simulation(const Deck& deck, const Comm& comm)
       solve_ = std::make_unique<LevelByLevelPoisson>(mg, bc, ef);
     }
   }
-  RankSetup setup = read_rank_setup(deck, comm_.size(), comm_.rank());
+  RankSetup setup =
+      read_rank_setup(deck, check_ranks > 0 ? check_ranks : comm_.size(), comm_.rank());
   // Level 0 stores fluxes only where a finer level may come (Hierarchy::flux_storage).
-  const MemoryBudget budget =
-      check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(),
-                   physics_->flux_storage(cfg_.max_level > 0), comm_);
+  MemoryBudget budget;
+  if (check_ranks > 0)  // the key is still read, so that a bad value is found
+    memory_per_node(deck);
+  else
+    budget = check_memory(deck, cfg_, physics_->ncomp(), physics_->nghost(),
+                          physics_->flux_storage(cfg_.max_level > 0), comm_);
   comm_.set_emulation(setup.emulation);  // before the hierarchy copies the Comm
   setup.ranks.measured.bytes_per_cell = 8.0 * double(physics_->component_names().size());
   planner_ = std::make_unique<BalancerPlanner>(deck, cfg_, setup.ranks, comm_);

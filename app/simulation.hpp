@@ -46,8 +46,11 @@ struct RunResult {
 class Simulation {
  public:
   /// Reads every section it needs and checks the whole deck: a UserError comes out of
-  /// here, before any work starts.
-  Simulation(const Deck& deck, const Comm& comm);
+  /// here, before any work starts. `check_ranks` > 0: only a check of the deck for a run
+  /// on that many ranks (patchwork --check --ranks), made on fewer: what depends on the
+  /// rank count is read for them, and the memory per node, which depends on the nodes
+  /// the run will have, is not checked. Such a Simulation must not run.
+  Simulation(const Deck& deck, const Comm& comm, int check_ranks = 0);
   ~Simulation();
 
   /// Build the initial hierarchy and run to max_step or stop_time. `verbose`: rank 0

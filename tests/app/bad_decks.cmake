@@ -176,6 +176,10 @@ pw_bad_deck(max_memory_and_key "command line: --max-memory sets ranks.memory_per
 # --check finds what a run would, before it starts (and writes no summary).
 pw_bad_deck(check_unknown_key "command line: argument \"amr.max_levl=2\": amr.max_levl: unknown key (did you mean amr.max_level?)"
   --check ${PW_GOOD_DECK} amr.max_levl=2)
+pw_bad_deck(check_ranks "command line: argument \"ranks.speed=[1.0]\": ranks.speed: expected one entry per rank (2 ranks in this run), got 1"
+  --check --ranks 2 ${PW_GOOD_DECK} "ranks.speed=[1.0]")
+pw_bad_deck(ranks_without_check "command line: --ranks requires --check"
+  --ranks 2 ${PW_GOOD_DECK})
 # A misspelt unit was hidden behind "expected units.length too".
 pw_bad_deck(units_misspelt "command line: argument \"units.lenght=1\": units.lenght: unknown key (did you mean units.length?)"
   ${PW_GOOD_DECK} units.lenght=1 units.time=1 units.mass=1)

@@ -13,9 +13,9 @@ CHECK:
               tools/run_summary.schema.json, which rejects broken ones; the summary
               agrees with the log's fingerprint and cell-update lines; its code_version
               carries the git revision when the sources are a git checkout
-  failed      runs that fail on a rank-count-dependent key (left to the runs by the
-              check) are rows with their error; a deck broken after the check is a row
-              with the log's error, not missing
+  failed      runs that fail on the memory per node (left to the runs by the check)
+              are rows with their error; a deck broken after the check is a row with
+              the log's error, not missing
   resume      a second sweep skips the finished runs and redoes only a deleted one
   killed      a run killed mid-way leaves no summary
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
@@ -31,8 +31,7 @@ CHECK:
               bad keys and values (through patchwork --check), job times, the sweep's
               own output keys, a key given twice, collect on an empty directory
   checks      the decks are checked with the sweep's executable, once per distinct
-              configuration, before any run or job script; rank-count-dependent keys
-              are left to the runs
+              configuration and rank count, before any run or job script
   plots       (after local) tools/plot_sweep draws every figure (PNG, PDF) and the
               plotted points are the table's values
   seed_plots  two tiny sweeps at 2 ranks (lan / lan_distributed under emulated latency
@@ -147,17 +146,18 @@ def check_collect(tools, exe, work):
 
 
 def check_failed(tools, exe, work):
-    # ranks.speed with one entry passes the sweep's check (at 1 rank) but not a run at 2
-    # ranks: what depends on the rank count is left to the runs, which fail with a summary.
+    # A node's memory too small for level 0 passes the sweep's check (the nodes are the
+    # runs') but not a run: the runs fail with a summary.
     path = os.path.join(work, "failed.toml")
-    write_sweep(path, exe, [2], ["knapsack"], TINY + ["ranks.speed=[1.0]"], repeats=2)
+    write_sweep(path, exe, [2], ["knapsack"], TINY + ['ranks.memory_per_node="1kB"'],
+                repeats=2)
     out = os.path.join(work, "failed")
     shutil.rmtree(out, ignore_errors=True)
     p = sweep(tools, [path, "--out", out], expect=1)
-    assert "1 configuration checked (patchwork --check)" in p.stderr, p.stderr
+    assert "1 configuration checked (patchwork --check;" in p.stderr, p.stderr
     # each failure says why, not only where its log is
-    assert re.search(r"failed \(exit code 2\): .*ranks\.speed: expected one entry per "
-                     r"rank .*; log: ", p.stderr), p.stderr
+    assert re.search(r"failed \(exit code 2\): .*domain\.n_cell: level 0 .* more than "
+                     r"the 1 kB of ranks\.memory_per_node.*; log: ", p.stderr), p.stderr
     # A deck that stops parsing after the sweep checked it (edited while its jobs wait):
     # no summary (no output.dir known), the log's error. The job script's run, by hand.
     broken = os.path.join(work, "broken.toml")
@@ -186,12 +186,12 @@ def check_failed(tools, exe, work):
     bad = [r for r in rows if r["deck"] == "bubble_2d.toml"]
     assert len(bad) == 2 and all(r["status"] == "error" for r in bad), bad
     for r in bad:
-        assert "ranks.speed: expected one entry per rank" in r["error"], r["error"]
+        assert "of ranks.memory_per_node" in r["error"], r["error"]
     [b] = [r for r in rows if r["deck"] == "broken.toml"]
     assert b["status"] == "missing" and "broken.toml" in b["error"], b
     med = read_csv(os.path.join(out, "sweep_medians.csv"))
     [m] = [m for m in med if m["deck"] == "bubble_2d.toml"]
-    assert m["runs"] == "0" and m["failed"] == "2" and "ranks.speed" in m["errors"], m
+    assert m["runs"] == "0" and m["failed"] == "2" and "memory_per_node" in m["errors"], m
 
 
 def check_schema(tools, exe, work):
@@ -526,9 +526,8 @@ def check_bad_args(tools, exe, work):
 
 
 def check_checks(tools, exe, work):
-    """The decks are checked with `patchwork --check` (the sweep's executable) once per
-    distinct configuration, before any run or job script; a rank-count-dependent key is
-    left to the runs and the check goes on past it."""
+    """The decks are checked with `patchwork --check --ranks N` (the sweep's executable)
+    once per distinct configuration and rank count, before any run or job script."""
     # An executable that logs its calls, then is patchwork.
     calls = os.path.join(work, "checks_calls.txt")
     wrapper = os.path.join(work, "checks_patchwork.sh")
@@ -544,9 +543,12 @@ def check_checks(tools, exe, work):
     assert len(p.stdout.splitlines()) == 2 * 2 * 3, p.stdout  # methods x ranks x repeats
     with open(calls) as f:
         checked = f.read().splitlines()
-    assert len(checked) == 2 and all(c.startswith("--check ") for c in checked), checked
-    assert "2 configurations checked (patchwork --check)" in p.stderr, p.stderr
-    assert sorted("balance.method=lan" in c for c in checked) == [False, True], checked
+    # methods x ranks
+    assert len(checked) == 4 and all(c.startswith("--check --ranks ") for c in checked), (
+        checked)
+    assert "2 configurations checked (patchwork --check;" in p.stderr, p.stderr
+    assert sorted("balance.method=lan" in c for c in checked) == [False] * 2 + [True] * 2
+    assert sorted(c.split()[2] for c in checked) == ["1", "1", "2", "2"], checked
     # A bad key: no run started (local), no job script written (slurm).
     write_sweep(path, exe, [1], ["knapsack", "lan"], TINY + ["amr.max_levl=1"])
     for kind in ("local", "slurm"):
@@ -555,12 +557,11 @@ def check_checks(tools, exe, work):
         p = sweep(tools, [path, "--out", out, "--launcher", kind], expect=2)
         assert "amr.max_levl: unknown key" in p.stderr and not os.path.exists(out), (
             p.stderr, out)
-    # At 2 ranks ranks.slow=[1] fails the check at 1 rank: left to the runs, and the
-    # check goes on to the misspelt key after it.
+    # At 2 ranks ranks.slow=[1] is checked for 2 ranks: valid, and the check goes on to
+    # a misspelt key after it.
     slow = TINY + ["ranks.slow=[1]", "ranks.slowdown=2"]
     write_sweep(path, exe, [2], ["knapsack"], slow)
-    p = sweep(tools, [path, "--dry-run"])
-    assert "left to the runs" in p.stderr and "ranks.slow" in p.stderr, p.stderr
+    sweep(tools, [path, "--dry-run"])
     write_sweep(path, exe, [2], ["knapsack"], slow + ["amr.max_levl=1"])
     p = sweep(tools, [path, "--dry-run"], expect=2)
     assert "amr.max_levl: unknown key" in p.stderr, p.stderr

@@ -82,8 +82,8 @@ def check_overrides(overrides, own):
 
 
 def check_deck(exe, deck, overrides, ranks):
-    """Failure unless `exe --check deck overrides` passes (patchwork's own message), as
-    tools/sweep checks its runs; what depends on the rank count is left to the runs."""
+    """Failure unless `exe --check --ranks N deck overrides` passes for every rank count
+    N of `ranks` (patchwork's own message), as tools/sweep checks its runs."""
     try:
         line, _ = check.check_one(exe, deck, overrides, ranks)
     except check.CheckError as e:

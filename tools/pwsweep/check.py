@@ -1,14 +1,10 @@
-"""Every distinct (deck, overrides) of a sweep checked with `patchwork --check` before any
-run starts or any job script is written: the executable reads the deck, the overrides and
-any restart file exactly as a run would, in one process (about 0.3 s, no mpirun), and
-stops. A misspelt key or a bad value is then one error naming the run, not a sweep of
-failed runs.
-
-The check runs at 1 rank. What depends on the rank count (ranks.slow, ranks.speed and
-ranks.groups against the run's ranks; on a batch launcher, the memory per node) is left to
-the runs: when the check at 1 rank stops on such a key and the runs have more ranks, the
-key is given a value valid at 1 rank and the check goes on, so that the rest of the deck
-is still checked. tools/bench_advection and tools/bench_dump use the same check."""
+"""Every distinct (deck, overrides, rank count) of a sweep checked with `patchwork --check
+--ranks N` before any run starts or any job script is written: the executable reads the
+deck, the overrides and any restart file exactly as a run on N ranks would, in one process
+(about 0.3 s, no mpirun), and stops. A misspelt key or a bad value is then one error
+naming the run, not a sweep of failed runs. The memory per node depends on the nodes the
+runs get: it is left to the runs. tools/bench_advection and tools/bench_dump use the same
+check."""
 import concurrent.futures
 import os
 import re
@@ -16,29 +12,12 @@ import subprocess
 import tempfile
 import threading
 
-# (pattern of patchwork's message at 1 rank, the key, its value for a check at 1 rank):
-# errors that only say the run's rank count is not 1.
-RANK_DEPENDENT = [
-    (re.compile(r"\branks\.slow: expected ranks in \[0, 1\)"), "ranks.slow", "[0]"),
-    (re.compile(r"\branks\.speed: expected one entry per rank \(1 ranks"), "ranks.speed",
-     "[1.0]"),
-    (re.compile(r"\branks\.groups: expected one entry per rank \(1 ranks"), "ranks.groups",
-     "[0]"),
-]
-# The memory budget of level 0 per node: on a batch launcher the nodes are not this
-# machine, and their ranks per node differ.
-MEMORY = (re.compile(r"set ranks\.memory_per_node or --max-memory to change"),
-          "ranks.memory_per_node", '"1000000000000000000"')
 TIMEOUT = 600  # seconds; a restart file is read in full
 WORKERS = 8    # checks at once: each is mostly start-up (MPI, Kokkos), little CPU
 
 
 class CheckError(Exception):
     """The check could not run, or the deck and overrides fail it: one line."""
-
-
-def _key(override):
-    return override.split("=", 1)[0].strip()
 
 
 _serial = threading.Lock()
@@ -58,10 +37,10 @@ def _run(cmd):
                               timeout=TIMEOUT, env=env, stdin=subprocess.DEVNULL)
 
 
-def run_check(exe, deck, overrides):
-    """None when `exe --check deck overrides` passes, else patchwork's error line.
-    CheckError when the executable cannot be run or does not know --check."""
-    cmd = [exe, "--check", deck] + list(overrides)
+def run_check(exe, deck, overrides, ranks):
+    """None when `exe --check --ranks ranks deck overrides` passes, else patchwork's error
+    line. CheckError when the executable cannot be run or does not know --check."""
+    cmd = [exe, "--check", "--ranks", str(ranks), deck] + list(overrides)
     try:
         p = _run(cmd)
         if p.returncode not in (0, 2):  # MPI did not start, say: once more, alone
@@ -87,44 +66,30 @@ def run_check(exe, deck, overrides):
     return line
 
 
-def check_one(exe, deck, overrides, ranks, same_machine=True):
-    """Check one configuration run at the rank counts `ranks`. Returns (error line or
-    None, the keys left to the runs). `same_machine`: the runs go on this machine (the
-    local launcher), so its memory per node is theirs."""
-    ranks = set(ranks)
-    o = list(overrides)
-    left = []
-    rules = RANK_DEPENDENT if 1 not in ranks else []
-    rules = rules + ([] if same_machine else [MEMORY])
-    while True:
-        line = run_check(exe, deck, o)
-        if line is None:
-            return None, left
-        rule = next((r for r in rules if r[0].search(line) and r[1] not in left), None)
-        if rule is None:
-            return line, left
-        _, key, value = rule
-        left.append(key)
-        o = [x for x in o if _key(x) != key] + [f"{key}={value}"]
+def check_one(exe, deck, overrides, ranks):
+    """Check one configuration for each of the rank counts `ranks`, fewest first: its
+    first error line and that rank count, or (None, None)."""
+    for n in sorted(set(ranks)):
+        line = run_check(exe, deck, overrides, n)
+        if line is not None:
+            return line, n
+    return None, None
 
 
-def check_all(exe, configs, same_machine=True, workers=WORKERS):
+def check_all(exe, configs, workers=WORKERS):
     """Check `configs`, a list of (deck, overrides, rank counts), a few at a time.
-    Returns (index of the first failing one or None, its error line, keys left to the
-    runs). Stops at the first failure, in the list's order."""
+    Returns (index of the first failing one, its error line, the rank count it failed
+    for), or (None, None, None). Stops at the first failure, in the list's order."""
     if not configs:
-        return None, None, []
-    left = []
+        return None, None, None
     with concurrent.futures.ThreadPoolExecutor(min(workers, len(configs))) as pool:
-        futures = [pool.submit(check_one, exe, d, o, r, same_machine)
-                   for d, o, r in configs]
+        futures = [pool.submit(check_one, exe, d, o, r) for d, o, r in configs]
         try:
             for i, f in enumerate(futures):
-                line, keys = f.result()
+                line, n = f.result()
                 if line is not None:
-                    return i, line, left
-                left += [k for k in keys if k not in left]
+                    return i, line, n
         finally:
             for f in futures:
                 f.cancel()
-    return None, None, left
+    return None, None, None
