@@ -142,9 +142,10 @@ PatchList read_patch_list(std::istream& in, const std::string& name, int ranks) 
   double sum = 0;
   for (const PatchMeta& p : list.patches)
     sum += p.cost;
-  if (!std::isfinite(sum))
+  // A total of 0 leaves nothing to divide among the ranks (Zoltan's HSFC fails on it).
+  if (!std::isfinite(sum) || !(sum > 0))
     throw UserError(name + ": cost: the costs sum to " + fmt::format("{}", sum) +
-                    ", expected a finite total");
+                    ", expected a finite total > 0");
   return list;
 }
 

@@ -17,8 +17,10 @@ pw_bad_patches(duplicate
   "bad_dup.txt:4: box: overlaps the box of line 3 on level 0 (the same box)" bad_dup.txt)
 pw_bad_patches(huge_side "bad_side.txt:2: box: expected indices in [-536870911, 536870911]"
   bad_side.txt)
-pw_bad_patches(cost_sum "bad_sum.txt: cost: the costs sum to inf, expected a finite total"
+pw_bad_patches(cost_sum "bad_sum.txt: cost: the costs sum to inf, expected a finite total > 0"
   bad_sum.txt)
+pw_bad_patches(cost_zero_sum
+  "bad_zero_sum.txt: cost: the costs sum to 0, expected a finite total > 0" bad_zero_sum.txt)
 pw_bad_patches(k_in_2d "bad_k.txt:3: box: expected k = 0 in 2D (dim 2)" bad_k.txt)
 pw_bad_patches(refinement_twice "bad_ref2.txt:3: refinement: given twice" bad_ref2.txt)
 # An owner is -1 or a rank below --ranks (2 here): one beyond int range, or beyond the
