@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -43,13 +44,26 @@ std::string complete_rows(const std::string& file, const std::string& header, in
   // and from the dump of step 0 the initial layout's).
   std::string kept = header + "\n";
   later = 0;
+  const auto fields = [](const std::string& r) {
+    return std::count(r.begin(), r.end(), ',') + 1;
+  };
+  int line = 1;
   for (size_t at = header.size() + 1; at < text.size();) {
     const size_t next = text.find('\n', at) + 1;
     const std::string row = text.substr(at, next - at);
-    const size_t comma = row.find(',');
-    const long number = std::strtol(row.c_str(), nullptr, 10);
-    const long step =
-        comma == std::string::npos ? 0 : std::strtol(&row[comma + 1], nullptr, 10);
+    ++line;
+    // A row the run did not write would stay in the history it goes on with.
+    char* end = nullptr;
+    const long number = std::strtol(row.c_str(), &end, 10);
+    const bool first_ok = end != row.c_str() && *end == ',';
+    const long step = first_ok ? std::strtol(end + 1, &end, 10) : 0;
+    if (!first_ok || *end != ',' || fields(row) != fields(header)) {
+      why = fmt::format(
+          "line {}: expected a row of {} comma-separated values starting with the "
+          "balancing step and the step (integers), as the header says, got \"{}\"",
+          line, fields(header), row.substr(0, std::min<size_t>(row.size() - 1, 80)));
+      return "";
+    }
     if (balance_steps >= 0 ? number > balance_steps : step >= from)
       ++later;
     else

@@ -258,7 +258,15 @@ int run(int argc, char** argv) {
   cli.add_option("--dim", o.dim, "dimension of generated workloads")
       ->check(CLI::IsMember({2, 3}))
       ->capture_default_str();
-  cli.add_option("--seed", o.seed, "seed of generated workloads")->capture_default_str();
+  cli.add_option("--seed", o.seed, "seed of generated workloads")
+      ->check(CLI::Validator(
+          [](std::string& text) {  // CLI11 reads "-1" into the unsigned seed as 2^64 - 1
+            return text.find_first_not_of("0123456789") == std::string::npos
+                       ? std::string()
+                       : "expected an integer >= 0, got " + text;
+          },
+          "NONNEGATIVE"))
+      ->capture_default_str();
   cli.add_option("--time", o.time, "position of the moving features, in [0, 1]")
       ->check(number<double>(
           "a number in [0, 1]", [](double t) { return t >= 0 && t <= 1; }, "in [0, 1]"))

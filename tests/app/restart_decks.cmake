@@ -7,14 +7,18 @@ pw_bad_deck(restart_not_hdf5 "bubble_2d.toml: not an HDF5 file"
   ${PW_GOOD_DECK} restart=${PW_GOOD_DECK})
 
 # A restart that finds a partial last row in the load history (a crash while it was
-# written) cuts it, with one warning, and appends whole rows after the complete ones.
-foreach(np 1 2)
-  set(dir ${CMAKE_CURRENT_BINARY_DIR}/restart_history/np${np})
-  add_test(NAME restart_history.partial_row.np${np}
-    COMMAND ${CMAKE_CURRENT_LIST_DIR}/restart_history.sh ${dir}
-            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
-            $<TARGET_FILE:patchwork> ${CMAKE_CURRENT_LIST_DIR}/decks/restart_swirl_2d.toml
-            output.interval=2 "output.dir=\"${dir}\"")
-  set_tests_properties(restart_history.partial_row.np${np} PROPERTIES
-    ENVIRONMENT "${PW_TEST_ENV}" PROCESSORS ${np} TIMEOUT 120)
+# written) cuts it, with one warning, and appends whole rows after the complete ones; one
+# that finds a row the run did not write stops before any work, naming the line, and
+# leaves the history as it was (it kept the row and appended after it).
+foreach(case partial_row bad_row)
+  foreach(np 1 2)
+    set(dir ${CMAKE_CURRENT_BINARY_DIR}/restart_history/${case}_np${np})
+    add_test(NAME restart_history.${case}.np${np}
+      COMMAND ${CMAKE_CURRENT_LIST_DIR}/restart_history.sh ${case} ${dir}
+              ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PW_MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:patchwork> ${CMAKE_CURRENT_LIST_DIR}/decks/restart_swirl_2d.toml
+              output.interval=2 "output.dir=\"${dir}\"")
+    set_tests_properties(restart_history.${case}.np${np} PROPERTIES
+      ENVIRONMENT "${PW_TEST_ENV}" PROCESSORS ${np} TIMEOUT 120)
+  endforeach()
 endforeach()

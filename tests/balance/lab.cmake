@@ -20,6 +20,8 @@ function(pw_lab_bad_option name expected)
     ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)
 endfunction()
 
+pw_lab_bad_option(seed_negative
+  "balance_lab: error: --seed: expected an integer >= 0, got -1" --seed -1)
 pw_lab_bad_option(speed_nan
   "balance_lab: error: --speed: expected a positive finite number, got nan" --speed nan)
 pw_lab_bad_option(speed_zero
