@@ -17,6 +17,7 @@
 #include "app/exit_codes.hpp"
 #include "app/run_summary.hpp"
 #include "app/simulation.hpp"
+#include "cli/cli_numbers.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   cli.add_option("--max-memory", max_memory,
                  "memory a node gives the run (bytes, or a size: 16GB, 512MiB; sets "
                  "ranks.memory_per_node; default: the node's physical memory)")
-      ->transform(CLI::AsSizeValue(true));
+      ->transform(pw::cli::size_value());
   bool count_launches = false;
   cli.add_flag("--count-launches", count_launches,
                "count the Kokkos kernels each rank launches and print the largest count "
@@ -73,7 +74,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
   cli.add_option("--ranks", check_ranks,
                  "with --check: check for a run on this many ranks (what depends on the "
                  "rank count; the memory per node is then left to the run)")
-      ->check(CLI::Range(1, 1 << 24))
+      ->transform(pw::cli::int_in(1, 1 << 24))
       ->needs(check_flag);
   cli.set_version_flag("--version", pw::code_version());
   try {

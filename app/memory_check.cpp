@@ -2,33 +2,27 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "cli/cli_numbers.hpp"
+
 namespace pw {
 
 double memory_per_node(const Deck& deck) {
   const std::string key = "ranks.memory_per_node";
-  std::string text = deck.get<std::string>(key, "physical");
+  const std::string text = deck.get<std::string>(key, "physical");
   if (text == "physical") return 0;
-  const std::string given = text;
-  std::string why;
-  try {
-    why = CLI::AsSizeValue(true)(text);  // "16GB" -> "16000000000"
-  } catch (const CLI::ValidationError& e) {
-    why = e.what();
-  }
-  double bytes = 0;
-  if (why.empty()) bytes = std::strtod(text.c_str(), nullptr);
-  if (!why.empty() || !(bytes > 0))
+  const std::string bytes = cli::size_in_bytes(text);  // "16GB" -> "16000000000"
+  const double value = bytes.empty() ? 0 : std::strtod(bytes.c_str(), nullptr);
+  if (!(value > 0))
     deck.fail(key,
               "expected \"physical\" or a size such as \"16GB\", \"512MiB\" or "
               "\"1000000\" (bytes), got " +
-                  to_toml(given));
-  return bytes;
+                  to_toml(text));
+  return value;
 }
 
 namespace {

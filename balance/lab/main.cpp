@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <set>
 
@@ -17,10 +18,13 @@
 #include "balance/lab/patch_file.hpp"
 #include "balance/lab/workloads.hpp"
 #include "balance/patch_family.hpp"
+#include "cli/cli_numbers.hpp"
 
 namespace {
 
 using namespace pw;
+using pw::cli::int_in;
+using pw::cli::number;
 
 constexpr const char* kFooter = R"(
 Patch file (--patches, --write): one patch per line,
@@ -76,6 +80,10 @@ void set_parent_owners(std::vector<PatchMeta>& patches) {
     patches[i].parent_owner = parent[i] >= 0 ? patches[size_t(parent[i])].owner : -1;
 }
 
+/// The largest load (cost / speed) a rank may get: beyond it loads and their sums
+/// overflow, and the metrics would read inf.
+constexpr double kLabMaxLoad = 1e300;
+
 struct Input {
   std::string name;
   PatchList list;
@@ -86,8 +94,19 @@ std::vector<Input> load_inputs(const Options& o) {
   for (const std::string& f : o.files)
     in.push_back({f.substr(f.find_last_of('/') + 1),
                   read_patch_file(f, *std::min_element(o.ranks.begin(), o.ranks.end()))});
-  for (Input& i : in)
-    set_parent_owners(i.list.patches);
+  const double slowest =
+      o.speeds.empty() ? 1.0 : *std::min_element(o.speeds.begin(), o.speeds.end());
+  for (size_t k = 0; k < in.size(); ++k) {
+    double sum = 0;
+    for (const PatchMeta& p : in[k].list.patches)
+      sum += p.cost;
+    if (!(sum / slowest <= kLabMaxLoad))
+      throw UserError(fmt::format(
+          "{}: cost: the costs sum to {:.3g} and the slowest --speed is {:.3g}: a rank's "
+          "load (cost / speed) could pass {:.0e}, where the metrics overflow",
+          o.files[k], sum, slowest, kLabMaxLoad));
+    set_parent_owners(in[k].list.patches);
+  }
   for (const std::string& w : o.workloads) {
     WorkloadSpec spec;
     spec.kind = w;
@@ -157,27 +176,6 @@ std::vector<std::string> available(const std::vector<std::string>& asked,
         std::find(names.begin(), names.end(), a) == names.end())
       names.push_back(a);
   return names;
-}
-
-/// A check of a number option that says in one line what it expects: CLI::Range lets NaN
-/// through (every comparison with it is false) and writes DBL_MAX in full.
-template <class T>
-CLI::Validator number(const std::string& expected, std::function<bool(T)> ok,
-                      const std::string& description) {
-  return CLI::Validator(
-      [=](std::string& text) {
-        T v{};
-        return CLI::detail::lexical_cast(text, v) && std::isfinite(double(v)) && ok(v)
-                   ? std::string()
-                   : "expected " + expected + ", got " + text;
-      },
-      description);
-}
-
-CLI::Validator int_in(int lo, int hi) {
-  return number<int>(
-      fmt::format("an integer in [{}, {}]", lo, hi),
-      [=](int v) { return v >= lo && v <= hi; }, fmt::format("in [{}, {}]", lo, hi));
 }
 
 double median(std::vector<double> v) {
@@ -253,19 +251,13 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember(workload_kinds()))
       ->excludes(files);
   cli.add_option("--patches-count", o.count, "about this many patches per workload")
-      ->check(int_in(1, 1000000))
+      ->transform(int_in(1, 1000000))
       ->capture_default_str();
   cli.add_option("--dim", o.dim, "dimension of generated workloads")
-      ->check(CLI::IsMember({2, 3}))
+      ->transform(int_in(2, 3))
       ->capture_default_str();
   cli.add_option("--seed", o.seed, "seed of generated workloads")
-      ->check(CLI::Validator(
-          [](std::string& text) {  // CLI11 reads "-1" into the unsigned seed as 2^64 - 1
-            return text.find_first_not_of("0123456789") == std::string::npos
-                       ? std::string()
-                       : "expected an integer >= 0, got " + text;
-          },
-          "NONNEGATIVE"))
+      ->transform(int_in(0, std::numeric_limits<long long>::max()))
       ->capture_default_str();
   cli.add_option("--time", o.time, "position of the moving features, in [0, 1]")
       ->check(number<double>(
@@ -273,12 +265,13 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--blocking-factor", o.blocking_factor,
                  "alignment of generated boxes and of the pieces of balancers that split")
+      ->transform(int_in(4, 16))
       ->check(CLI::IsMember({4, 8, 16}))
       ->capture_default_str();
   cli.add_option("--max-size", o.max_size,
                  "largest patch side per level of generated workloads, the last value "
                  "repeating (default: clustered 112 64 32 16, plane and bubble 32)")
-      ->check(int_in(4, 1024));
+      ->transform(int_in(4, 1024));
   cli.add_option("--write", o.write, "write the (single) input patch list to this file");
   o.balancers = {"all"};
   cli.add_option("--balancer", o.balancers,
@@ -287,21 +280,21 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   o.ranks = {64};
   cli.add_option("--ranks", o.ranks, "rank count(s), 1..65536")
-      ->check(int_in(1, kLabMaxRanks))
+      ->transform(int_in(1, kLabMaxRanks))
       ->capture_default_str();
   cli.add_option("--param", o.params,
                  "key=value deck override for the balancers, e.g. "
                  "balance.lan.threshold=1.1");
   cli.add_option("--repeat", o.repeat, "time plan() this many times, report the median")
-      ->check(int_in(1, 100000))
+      ->transform(int_in(1, 100000))
       ->capture_default_str();
   auto* group_size =
       cli.add_option("--group-size", o.group_size,
                      "consecutive ranks per group (node) for balancers that use groups")
-          ->check(int_in(1, kLabMaxRanks));
+          ->transform(int_in(1, kLabMaxRanks));
   cli.add_option("--groups", o.groups,
                  "or: this many groups of consecutive ranks, as equal as can be")
-      ->check(int_in(1, kLabMaxRanks))
+      ->transform(int_in(1, kLabMaxRanks))
       ->excludes(group_size)
       ->capture_default_str();
   cli.add_option("--speed", o.speeds,

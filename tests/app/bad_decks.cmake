@@ -137,7 +137,7 @@ pw_bad_deck(memory_ghosts "more than the 500 kB of ranks.memory_per_node"
 # allocated, exit code 3 (the run had started), with the level and the figures.
 pw_bad_run(memory_refined_levels "run failed: building the initial hierarchy: level 1 would have 3.277e+04 cells in 8 patches, and the hierarchy would then need about 4.1 MB of field data" 3
   ${PROJECT_SOURCE_DIR}/inputs/bubble_3d.toml time.max_step=2 output.write=false --max-memory=3MB)
-pw_bad_deck(max_memory_unit "command line: --max-memory: abc unit not recognized"
+pw_bad_deck(max_memory_unit "command line: --max-memory: expected a size > 0 such as 16GB, 512MiB or 1000000 (bytes), got abc"
   ${PW_GOOD_DECK} --max-memory=abc)
 pw_bad_deck(memory_per_node "ranks.memory_per_node: expected \"physical\" or a size such as \"16GB\""
   ${PW_GOOD_DECK} "ranks.memory_per_node=\"lots\"")
@@ -180,6 +180,17 @@ pw_bad_deck(check_ranks "command line: argument \"ranks.speed=[1.0]\": ranks.spe
   --check --ranks 2 ${PW_GOOD_DECK} "ranks.speed=[1.0]")
 pw_bad_deck(ranks_without_check "command line: --ranks requires --check"
   --ranks 2 ${PW_GOOD_DECK})
+# Numbers on the command line are read in decimal: CLI11 read "010" as 8 and "0x10" as 16.
+pw_bad_deck(check_ranks_decimal "ranks.speed: expected one entry per rank (10 ranks in this run), got 1"
+  --check --ranks 010 ${PW_GOOD_DECK} "ranks.speed=[1.0]")
+pw_bad_deck(check_ranks_hex "command line: --ranks: expected an integer in [1, 16777216], got 0x10"
+  --check --ranks 0x10 ${PW_GOOD_DECK})
+pw_bad_deck(max_memory_decimal "more than the 10 kB of ranks.memory_per_node"
+  ${PW_GOOD_DECK} --max-memory=010kB)
+pw_bad_deck(max_memory_hex "command line: --max-memory: expected a size > 0 such as 16GB, 512MiB or 1000000 (bytes), got 0x10GB"
+  ${PW_GOOD_DECK} --max-memory=0x10GB)
+pw_bad_deck(memory_per_node_decimal "more than the 10 kB of ranks.memory_per_node"
+  ${PW_GOOD_DECK} "ranks.memory_per_node=\"010kB\"")
 # A misspelt unit was hidden behind "expected units.length too".
 pw_bad_deck(units_misspelt "command line: argument \"units.lenght=1\": units.lenght: unknown key (did you mean units.length?)"
   ${PW_GOOD_DECK} units.lenght=1 units.time=1 units.mass=1)

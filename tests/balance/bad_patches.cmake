@@ -6,7 +6,7 @@ function(pw_bad_patches name expected file)
   add_test(NAME bad_patches.${name}
     COMMAND ${PROJECT_SOURCE_DIR}/tests/app/expect_error.sh "${expected}"
             $<TARGET_FILE:balance_lab> --patches ${PW_PATCHES}/${file} --ranks 2
-            --balancer knapsack)
+            --balancer knapsack ${ARGN})
   set_tests_properties(bad_patches.${name} PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
     TIMEOUT 60)
 endfunction()
@@ -23,6 +23,10 @@ pw_bad_patches(cost_zero_sum
   "bad_zero_sum.txt: cost: the costs sum to 0, expected a finite total > 0" bad_zero_sum.txt)
 pw_bad_patches(k_in_2d "bad_k.txt:3: box: expected k = 0 in 2D (dim 2)" bad_k.txt)
 pw_bad_patches(refinement_twice "bad_ref2.txt:3: refinement: given twice" bad_ref2.txt)
+# Costs whose loads on the slowest rank overflow (cost / speed): the metrics read inf.
+pw_bad_patches(load_overflow
+  "bad_load.txt: cost: the costs sum to 2e+305 and the slowest --speed is 1e-06: a rank's load (cost / speed) could pass 1e+300, where the metrics overflow"
+  bad_load.txt --speed 1 1e-6)
 # An owner is -1 or a rank below --ranks (2 here): one beyond int range, or beyond the
 # ranks, was taken (or silently dropped) and gave a wrong migrated_cost_pct.
 pw_bad_patches(owner_overflow

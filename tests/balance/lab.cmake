@@ -47,3 +47,14 @@ pw_lab_bad_option(overhead_overflow
   --overhead 1e400)
 pw_lab_bad_option(groups_zero
   "balance_lab: error: --groups: expected an integer in [1, 65536], got 0" --groups 0)
+# Integers are read in decimal: CLI11 read "010" as 8 and "0x10" as 16.
+pw_lab_bad_option(ranks_hex
+  "balance_lab: error: --ranks: expected an integer in [1, 65536], got 0x10" --ranks 0x10)
+pw_lab_bad_option(blocking_factor_octal
+  "balance_lab: error: --blocking-factor: 10 not in {4,8,16}" --blocking-factor 010)
+add_test(NAME balance_lab.ranks_decimal
+  COMMAND $<TARGET_FILE:balance_lab> --workload bubble --patches-count 100 --ranks 010
+          --balancer knapsack)
+set_tests_properties(balance_lab.ranks_decimal PROPERTIES
+  ENVIRONMENT "${PW_TEST_ENV}" PASS_REGULAR_EXPRESSION "\nbubble,[0-9]+,10,knapsack,"
+  TIMEOUT 60)

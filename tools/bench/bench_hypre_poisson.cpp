@@ -47,6 +47,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_numbers.hpp"
+
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -330,7 +332,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
       ->check(CLI::IsMember({"periodic", "dirichlet"}))
       ->capture_default_str();
   cli.add_option("--n", o.ns, "cells per side (several: one line each)")
-      ->check(CLI::Range(2, 4096))
+      ->transform(pw::cli::int_in(2, 4096))
       ->capture_default_str();
   cli.add_option("--solver", o.solver,
                  "pfmg: PFMG V-cycles alone; pcg: CG preconditioned by one PFMG V-cycle")
@@ -340,29 +342,29 @@ int run(int argc, char** argv, MPI_Comm comm) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cli.add_option("--repeats", o.repeats, "solves per line; the median is printed")
-      ->check(CLI::Range(1, 1000))
+      ->transform(pw::cli::int_in(1, 1000))
       ->capture_default_str();
   cli.add_option("--max-cycles", o.max_cycles, "V-cycle limit")
-      ->check(CLI::Range(1, 100000))
+      ->transform(pw::cli::int_in(1, 100000))
       ->capture_default_str();
   cli.add_option("--relax", o.relax,
                  "0 Jacobi, 1 weighted Jacobi, 2 symmetric red-black GS, 3 red-black GS "
                  "(default: 3 for pfmg, 2 for pcg)")
-      ->check(CLI::Range(0, 3));
+      ->transform(pw::cli::int_in(0, 3));
   cli.add_option("--rap", o.rap,
                  "0 Galerkin, 1 non-Galerkin 7-point (forced by relax 2/3)")
-      ->check(CLI::Range(0, 1))
+      ->transform(pw::cli::int_in(0, 1))
       ->capture_default_str();
   cli.add_option("--pre", o.pre, "pre-smoothing sweeps")
-      ->check(CLI::Range(0, 10))
+      ->transform(pw::cli::int_in(0, 10))
       ->capture_default_str();
   cli.add_option("--post", o.post, "post-smoothing sweeps")
-      ->check(CLI::Range(0, 10))
+      ->transform(pw::cli::int_in(0, 10))
       ->capture_default_str();
   cli.add_option("--skip", o.skip,
                  "1: relax only after coarsening in all directions (default: 1 for "
                  "dirichlet or pcg, else 0)")
-      ->check(CLI::Range(0, 1));
+      ->transform(pw::cli::int_in(0, 1));
   int rank;
   MPI_Comm_rank(comm, &rank);
   try {

@@ -23,6 +23,7 @@
 #include "amr/comm.hpp"
 #include "amr/deck.hpp"
 #include "amr/level_data.hpp"
+#include "cli/cli_numbers.hpp"
 #include "physics/advection.hpp"
 
 namespace {
@@ -31,12 +32,12 @@ int run(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // takes its own arguments out of argv first
   int n = 32, repeats = 21, m = 1;
   CLI::App cli{"bench_kernel: the advection kernel alone, on one patch or a level"};
-  cli.add_option("n", n, "cells a side of a patch")->check(CLI::Range(1, 4096));
+  cli.add_option("n", n, "cells a side of a patch")->transform(pw::cli::int_in(1, 4096));
   cli.add_option("calls", repeats, "timed calls; the median is printed")
-      ->check(CLI::Range(1, 1000000));
+      ->transform(pw::cli::int_in(1, 1000000));
   CLI::Option* level_opt =
       cli.add_option("m", m, "patches a side of a level (omitted: one patch)")
-          ->check(CLI::Range(1, 4096));
+          ->transform(pw::cli::int_in(1, 4096));
   bool fill = false, stored = false;
   cli.add_flag("--fill", fill,
                "also time the level's ghost fill and a copy of the whole level");
