@@ -1,7 +1,7 @@
-// bench_poisson [--n N ...] [--max-grid M] [--repeats R] [--rtol T] [--bc
-// periodic|dirichlet]
-// [--cycle V|F] [--refined [--level-cycles K]]: the multigrid solver on a uniform n^3
-// grid of the unit cube (patches of M^3), solving lap(phi) = f to |f - L phi|_max <= T
+// bench_poisson [--n N ...] [--max-grid M] [--repeats R] [--rtol T]
+// [--bc periodic|dirichlet] [--cycle V|F] [--smooth PRE POST] [--omega W]
+// [--refined [--level-cycles K]] (--help lists them): the multigrid solver on a uniform
+// n^3 grid of the unit cube (patches of M^3), solving lap(phi) = f to |f - L phi|_max <= T
 // |f|_max from phi = 0. periodic: f = sin(2 pi x) sin(2 pi y) sin(2 pi z); dirichlet: phi
 // = 0 on the faces and f = -3 pi^2 sin(pi x) sin(pi y) sin(pi z) -- the problems of
 // bench_hypre_poisson.
@@ -13,6 +13,7 @@
 // cell-cycles per second, and the final relative residual |f - L phi|_max / |f|_max.
 #include <fmt/format.h>
 #include <mpi.h>
+#include <CLI/CLI.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_numbers.hpp"
 #include "solver/composite_poisson.hpp"
 #include "solver/multigrid.hpp"
 
@@ -43,44 +45,66 @@ struct Args {
   int level_cycles = pw::MgConfig{}.level_cycles;  // the composite solve's, of level 0
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc)
-        throw std::runtime_error("bench_poisson: " + s + " needs a value");
-      return argv[++i];
-    };
-    if (s == "--n") {
-      a.n.push_back(std::stoi(next()));
-      while (i + 1 < argc && argv[i + 1][0] != '-')
-        a.n.push_back(std::stoi(argv[++i]));
-    } else if (s == "--max-grid") {
-      a.max_grid = std::stoi(next());
-    } else if (s == "--repeats") {
-      a.repeats = std::stoi(next());
-    } else if (s == "--rtol") {
-      a.rtol = std::stod(next());
-    } else if (s == "--bc") {
-      a.periodic = next() == "periodic";
-    } else if (s == "--smooth") {
-      a.pre = std::stoi(next());
-      a.post = std::stoi(next());
-    } else if (s == "--omega") {
-      a.omega = std::stod(next());
-    } else if (s == "--level-cycles") {
-      a.level_cycles = std::stoi(next());
-    } else if (s == "--refined") {
-      a.refined = true;
-    } else if (s == "--cycle") {
-      a.f_cycle = next() == "F";
-    } else {
-      throw std::runtime_error("bench_poisson: unknown argument " + s);
+/// Reads the command line into `a`: -1 to run, else the exit code (0 after --help, 2 for
+/// a bad argument, its one-line message printed by rank 0).
+int parse(int argc, char** argv, int rank, Args& a) {
+  CLI::App cli{
+      "bench_poisson: Patchwork's multigrid on the uniform 3D Poisson problems of the "
+      "solver benchmark (one line per n)"};
+  a.n = {64, 128};
+  cli.add_option("--n", a.n, "cells per side (several: one line each)")
+      ->transform(pw::cli::int_in(2, 4096))
+      ->capture_default_str();
+  cli.add_option("--max-grid", a.max_grid, "patches of at most this many cells a side")
+      ->transform(pw::cli::int_in(2, 4096))
+      ->capture_default_str();
+  cli.add_option("--repeats", a.repeats, "solves per line; the median is printed")
+      ->transform(pw::cli::int_in(1, 1000))
+      ->capture_default_str();
+  cli.add_option("--rtol", a.rtol, "relative residual |f - L phi|_max / |f|_max")
+      ->check(pw::cli::number<double>(
+          "a number in (0, 1)", [](double t) { return t > 0 && t < 1; }, "in (0, 1)"))
+      ->capture_default_str();
+  std::string bc = "periodic", cycle = "V";
+  cli.add_option("--bc", bc, "periodic|dirichlet")
+      ->check(CLI::IsMember({"periodic", "dirichlet"}))
+      ->capture_default_str();
+  cli.add_option("--cycle", cycle, "V|F")
+      ->check(CLI::IsMember({"V", "F"}))
+      ->capture_default_str();
+  std::vector<int> smooth{a.pre, a.post};
+  cli.add_option("--smooth", smooth, "pre- and post-smoothing sweeps, 0..10 each")
+      ->expected(2)
+      ->transform(pw::cli::int_in(0, 10))
+      ->capture_default_str();
+  cli.add_option("--omega", a.omega, "the smoother's relaxation weight (default 1.3)")
+      ->check(pw::cli::number<double>(
+          "a number in (0, 2)", [](double w) { return w > 0 && w < 2; }, "in (0, 2)"));
+  auto* refined = cli.add_flag("--refined", a.refined,
+                               "a refined level (ratio 2) over the central half, solved "
+                               "as one composite problem and level by level");
+  cli.add_option("--level-cycles", a.level_cycles,
+                 "with --refined: the composite solve's V-cycles of level 0 per cycle")
+      ->transform(pw::cli::int_in(1, 100))
+      ->needs(refined);
+  try {
+    cli.parse(argc, argv);
+    if (smooth[0] + smooth[1] == 0)
+      throw CLI::ValidationError("--smooth", "expected at least one sweep, got 0 0");
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      if (rank == 0) cli.exit(e);
+      return 0;
     }
+    if (rank == 0)
+      fmt::print(stderr, "bench_poisson: error: {} (see --help)\n", e.what());
+    return 2;
   }
-  if (a.n.empty()) a.n = {64, 128};
-  return a;
+  a.pre = smooth[0];
+  a.post = smooth[1];
+  a.periodic = bc == "periodic";
+  a.f_cycle = cycle == "F";
+  return -1;
 }
 
 using namespace pw;
@@ -244,20 +268,25 @@ void run_refined(const Args& a, int n, const Comm& comm) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int code = 0;
+  int code = 0, rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    try {
-      const Args a = parse(argc, argv);
-      for (int n : a.n) {
-        if (a.refined)
-          run_refined(a, n, pw::Comm(MPI_COMM_WORLD));
-        else
-          run(a, n, pw::Comm(MPI_COMM_WORLD));
+    Kokkos::ScopeGuard kokkos(argc, argv);  // takes its own arguments out of argv first
+    Args a;
+    code = parse(argc, argv, rank, a);
+    if (code < 0) {
+      code = 0;
+      try {
+        for (int n : a.n) {
+          if (a.refined)
+            run_refined(a, n, pw::Comm(MPI_COMM_WORLD));
+          else
+            run(a, n, pw::Comm(MPI_COMM_WORLD));
+        }
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "bench_poisson: error: {}\n", e.what());
+        code = 2;
       }
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "{}\n", e.what());
-      code = 2;
     }
   }
   MPI_Finalize();
