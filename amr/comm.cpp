@@ -1,5 +1,7 @@
 #include "amr/comm.hpp"
 
+#include <algorithm>
+
 namespace pw {
 
 Comm::Comm(MPI_Comm c) : comm_(c), device_buffers_(PATCHWORK_GPU_AWARE_MPI) {
@@ -53,6 +55,18 @@ std::vector<int> Comm::all_gather(const std::vector<int>& mine) const {
   MPI_Allgatherv(mine.data(), n, MPI_INT, all.data(), counts.data(), displs.data(),
                  MPI_INT, comm_);
   return all;
+}
+
+std::string Comm::broadcast(const std::string& text, int root) const {
+  long n = long(text.size());
+  MPI_Bcast(&n, 1, MPI_LONG, root, comm_);
+  std::string out = rank_ == root ? text : std::string(size_t(n), '\0');
+  // In pieces below INT_MAX bytes, the count MPI takes.
+  for (long at = 0; at < n; at += 1L << 30) {
+    const int count = int(std::min(n - at, 1L << 30));
+    MPI_Bcast(out.data() + at, count, MPI_CHAR, root, comm_);
+  }
+  return out;
 }
 
 void Comm::barrier() const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "amr/emulation.hpp"
@@ -28,6 +29,8 @@ class Comm {
   std::vector<double> sum(const std::vector<double>& x) const;
   /// Concatenation of every rank's vector, in rank order.
   std::vector<int> all_gather(const std::vector<int>& mine) const;
+  /// Rank `root`'s `text`, on every rank.
+  std::string broadcast(const std::string& text, int root = 0) const;
   void barrier() const;
 
   /// Whether MPI is handed device memory: exchange buffers stay on the device (an MPI

@@ -2,6 +2,7 @@
 // with typed, located reads and a record of every key read.
 #include "amr/deck.hpp"
 
+#include "amr/comm.hpp"
 #include "amr/deck_limits.hpp"
 
 #include <toml.hpp>
@@ -480,6 +481,25 @@ Deck::Deck(Deck&&) noexcept = default;
 Deck& Deck::operator=(Deck&&) noexcept = default;
 
 Deck Deck::load(const std::string& path, const std::vector<std::string>& overrides) {
+  return parse(read_file(path), path, overrides);
+}
+
+Deck Deck::load(const std::string& path, const std::vector<std::string>& overrides,
+                const Comm& comm) {
+  std::string text, why;
+  if (comm.rank() == 0) {
+    try {
+      text = read_file(path);
+    } catch (const UserError& e) {
+      why = e.what();
+    }
+  }
+  why = comm.broadcast(why);
+  if (!why.empty()) throw UserError(why);
+  return parse(comm.broadcast(text), path, overrides);
+}
+
+std::string Deck::read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   // A directory opens as a stream, but does not read.
   std::error_code ec;
@@ -489,7 +509,7 @@ Deck Deck::load(const std::string& path, const std::vector<std::string>& overrid
   std::string text(kMaxDeckBytes + 1, '\0');
   in.read(text.data(), std::streamsize(text.size()));
   text.resize(std::size_t(in.gcount()));
-  return parse(text, path, overrides);
+  return text;
 }
 
 Deck Deck::parse(const std::string& text, const std::string& name,

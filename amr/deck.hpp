@@ -12,6 +12,8 @@
 
 namespace pw {
 
+class Comm;
+
 /// A mistake of the user's (deck, command line, restart file): printed once, exit code 2.
 /// what() reads "<file>:<line>: <key>: <what was expected>".
 class UserError : public std::runtime_error {
@@ -26,6 +28,14 @@ class Deck {
   /// error or a missing file.
   static Deck load(const std::string& path,
                    const std::vector<std::string>& overrides = {});
+  /// Same, collective over `comm`: rank 0 reads the file and every rank parses its text,
+  /// so that all ranks run one deck and meet the same errors (a rank that could not read
+  /// the file, or read it after an edit, left the others waiting in a collective).
+  static Deck load(const std::string& path, const std::vector<std::string>& overrides,
+                   const Comm& comm);
+  /// The text of the deck file `path` (at most kMaxDeckBytes + 1 bytes of it); throws
+  /// UserError when it cannot be read.
+  static std::string read_file(const std::string& path);
   /// Same, from text; `name` stands for the file name in messages.
   static Deck parse(const std::string& text, const std::string& name,
                     const std::vector<std::string>& overrides = {});

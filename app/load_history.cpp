@@ -108,8 +108,10 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
     }
     if (why.empty() && rewrite) {
       why = write(rows.empty() ? std::string(header()) + "\n" : rows);
-      if (why.empty() && std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
-        why = std::strerror(errno);
+      // A new run's history replaces an earlier run's only with its first row: a run
+      // that stops before (bad input found at its first step) leaves the earlier one.
+      rename_pending_ = why.empty() && !append;
+      if (why.empty() && !rename_pending_) why = publish();
     }
     if (why.empty() && dropped)
       fmt::print(stderr,
@@ -131,6 +133,13 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
 
 LoadHistory::~LoadHistory() {
   if (file_ != nullptr) std::fclose(file_);
+  if (rename_pending_) std::remove((path_ + ".tmp").c_str());
+}
+
+std::string LoadHistory::publish() {
+  rename_pending_ = false;
+  if (std::rename((path_ + ".tmp").c_str(), path_.c_str()) == 0) return "";
+  return std::strerror(errno);
 }
 
 std::string LoadHistory::write(const std::string& text) {
@@ -162,7 +171,8 @@ void LoadHistory::append(int balance_step, const BalanceEvent& e, const PlanReco
           balance_step, e.step, e.time, r, p.rank_load[r], p.rank_patches[r],
           p.load.imbalance, p.load.std, p.load.idle, p.load.estimated_balance,
           p.load.uintah_i, e.bytes_migrated, p.split, e.cut_cells, 1e3 * p.seconds, m);
-    why = write(rows);
+    if (rename_pending_) why = publish();
+    if (why.empty()) why = write(rows);
   }
   why = first_error(comm_, why);
   if (!why.empty())

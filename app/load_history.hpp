@@ -22,8 +22,9 @@ class LoadHistory {
   /// Path of the history for an output configuration: DIR/PREFIX_load.csv.
   static std::string path(const OutputConfig& cfg);
 
-  /// Rank 0 creates (truncates) the file and writes the header, or appends to an existing
-  /// one; other ranks hold nothing.
+  /// Rank 0 writes the header to DIR/PREFIX_load.csv.tmp, which replaces the file with
+  /// the first append (an earlier run's history stays until then), or appends to an
+  /// existing one; other ranks hold nothing.
   /// Collective. Precondition: cfg.dir exists (make_output_dir). Throws UserError on
   /// every rank when the file cannot be opened or written.
   /// With restart_step >= 0 (a run restarted from the dump of that step), rows go after
@@ -49,10 +50,13 @@ class LoadHistory {
  private:
   /// Rank 0: write `text` at the end of the file, synced; "" or what failed.
   std::string write(const std::string& text);
+  /// Rank 0: rename the .tmp to the history's name; "" or what failed.
+  std::string publish();
 
   std::string path_;
   Comm comm_;
-  std::FILE* file_ = nullptr;  // open on rank 0 only
+  std::FILE* file_ = nullptr;    // open on rank 0 only
+  bool rename_pending_ = false;  // rank 0: the file is still the .tmp
 };
 
 }  // namespace pw

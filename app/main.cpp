@@ -112,7 +112,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     return code;
   };
   try {
-    deck = pw::Deck::load(deck_path, overrides);
+    deck = pw::Deck::load(deck_path, overrides, comm);
     pw::Simulation sim(*deck, comm, check_ranks);
     if (check_only) {  // everything a run reads before its work has been read
       if (comm.rank() == 0) fmt::print("deck OK: {}\n", deck_path);

@@ -157,17 +157,21 @@ void write_atomically(const std::string& path, const json& j) {
   const fs::path dir = fs::path(path).parent_path();
   if (!dir.empty()) fs::create_directories(dir);
   const std::string tmp = fmt::format("{}.tmp{}", path, long(getpid()));
+  std::error_code ec, removed;
   {
     std::ofstream f(tmp);
     f << j.dump(2) << '\n';
     f.close();
-    if (!f) throw std::runtime_error("cannot write " + tmp);
+    if (!f) {
+      fs::remove(tmp, removed);  // a full disk: no partial file left behind
+      throw std::runtime_error("cannot write " + tmp);
+    }
   }
-  std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("cannot rename " + tmp + ": " + ec.message());
+    fs::remove(tmp, removed);  // its own error code: the rename's is the one to report
+    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " +
+                             ec.message());
   }
 }
 

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -99,10 +102,21 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
                                const std::vector<std::string>& names, int nghost,
                                const Comm& comm) {
   namespace fs = std::filesystem;
-  if (!fs::exists(path_)) bad("no such file");
-  if (!fs::is_regular_file(path_)) bad("not a regular file");
   const h5::Quiet quiet;
-  if (H5Fis_hdf5(path_.c_str()) <= 0) bad("not an HDF5 file");
+  std::string why;
+  if (!fs::exists(path_))
+    why = "no such file";
+  else if (!fs::is_regular_file(path_))
+    why = "not a regular file";
+  else if (::access(path_.c_str(), R_OK) != 0)  // HDF5 would call it not an HDF5 file
+    why = std::string("cannot be read: ") + std::strerror(errno);
+  else if (H5Fis_hdf5(path_.c_str()) <= 0)
+    why = "not an HDF5 file";
+  // The open below is collective: a rank that cannot see the file (another file system
+  // view) must not leave the others waiting in it.
+  if (!why.empty() && comm.rank() > 0) why += fmt::format(" (on rank {})", comm.rank());
+  why = first_error(comm, why);
+  if (!why.empty()) bad(why);
   h5::Id file;
   try {
     file = h5::open_parallel(path_, comm.raw());

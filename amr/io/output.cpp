@@ -132,6 +132,19 @@ void release_reserve(const std::string& path) {
   if (::truncate(path.c_str(), st.st_size + 1) == 0) ::truncate(path.c_str(), st.st_size);
 }
 
+/// Whether this rank can open `path` (rank 0 created it) for writing, as the collective
+/// open will: "" or what failed. A rank that cannot (another view of the file system, a
+/// read-only mount) would leave the others waiting in that open.
+std::string can_open(const std::string& path, int rank) {
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  if (fd >= 0) {
+    ::close(fd);
+    return "";
+  }
+  return fmt::format("rank {} cannot open {} for writing: {}", rank, path,
+                     std::strerror(errno));
+}
+
 /// write_chombo (collective; the file is closed on return): "" or what failed here.
 std::string try_write_chombo(const Hierarchy& h, const DumpInfo& info,
                              const std::string& path) {
@@ -191,6 +204,7 @@ std::string write_dump(const Hierarchy& h, const DumpInfo& info,
   const std::string xmf = (dir / (base + ".xmf")).string();
   std::string why = first_error(
       comm, comm.rank() == 0 ? create_reserved(h5 + ".tmp", dump_bytes(h, info)) : "");
+  if (why.empty()) why = first_error(comm, can_open(h5 + ".tmp", comm.rank()));
   if (why.empty()) why = try_write_chombo(h, info, h5 + ".tmp");
   if (comm.rank() == 0) release_reserve(h5 + ".tmp");
   // Every rank has finished writing; if any failed, all stop here together.

@@ -53,11 +53,11 @@ pw_bad_deck(balance_interval "balance.interval: expected a number of coarse step
   ${PW_GOOD_DECK} balance.interval=-1)
 pw_bad_deck(rank_speeds "ranks.speed: expected one entry per rank"
   ${PW_GOOD_DECK} ranks.speed=[1.0,1.0,1.0])
-pw_bad_deck(rank_slowdown "ranks.slowdown: expected a factor >= 1"
+pw_bad_deck(rank_slowdown "ranks.slowdown: expected a factor in [1, 1000]"
   ${PW_GOOD_DECK} ranks.slow=[0] ranks.slowdown=0.5)
 pw_bad_deck(rank_slow "ranks.slow: expected ranks in [0, "
   ${PW_GOOD_DECK} ranks.slow=[7])
-pw_bad_deck(rank_latency "ranks.latency: expected seconds >= 0"
+pw_bad_deck(rank_latency "ranks.latency: expected seconds in [0, 10]"
   ${PW_GOOD_DECK} ranks.latency=-1.0)
 pw_bad_deck(rank_groups "ranks.groups: give ranks.groups or ranks.group_size, not both"
   ${PW_GOOD_DECK} ranks.groups=[0] ranks.group_size=1)
@@ -155,8 +155,13 @@ pw_bad_deck(cost_patch_nan "balance.cost_patch: expected a finite number >= 0, g
   ${PW_GOOD_DECK} balance.cost=model balance.cost_patch=nan)
 pw_bad_deck(cost_cell_inf "balance.cost_cell: expected a finite number >= 0, got inf"
   ${PW_GOOD_DECK} balance.cost=model balance.cost_cell=inf)
-pw_bad_deck(rank_slowdown_inf "ranks.slowdown: expected a factor >= 1"
+pw_bad_deck(rank_slowdown_inf "ranks.slowdown: expected a factor in [1, 1000]"
   ${PW_GOOD_DECK} "ranks.slow=[0]" ranks.slowdown=inf)
+# Finite but beyond any run: the busy waits never ended (the run spun until killed).
+pw_bad_deck(rank_slowdown_huge "ranks.slowdown: expected a factor in [1, 1000] (kernels take this many times longer), got 1e+300"
+  ${PW_GOOD_DECK} "ranks.slow=[0]" ranks.slowdown=1e300)
+pw_bad_deck(rank_latency_huge "ranks.latency: expected seconds in [0, 10] added to exchanges between groups, got 1e+300"
+  ${PW_GOOD_DECK} ranks.group_size=1 ranks.latency=1e300)
 
 # A state that turns non-finite stops the run on every rank with exit code 3, naming the
 # step, level, patch and component (it ran to "final inf" with exit code 0).

@@ -40,3 +40,21 @@ add_test(NAME summary_kept_after_error
           $<TARGET_FILE:patchwork> ${PW_GOOD_DECK} ${PW_KEEP_DIR})
 set_tests_properties(summary_kept_after_error PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
   TIMEOUT 60)
+
+# A run that stops on bad input found at its first step (a fixed time step above the CFL
+# limit) leaves an earlier run's dumps and load history in the folder as they were (the
+# history was replaced by a header and the first dump overwritten).
+add_test(NAME output_kept_after_error
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/output_kept_after_error.sh $<TARGET_FILE:patchwork>
+          ${PW_GOOD_DECK} ${CMAKE_CURRENT_BINARY_DIR}/keep_output)
+set_tests_properties(output_kept_after_error PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 120)
+
+# A summary whose name a directory holds: the rename's own error is named (the removal of
+# the temporary file overwrote it, and the message ended in "Success").
+foreach(np 1 2)
+  file(MAKE_DIRECTORY
+    ${CMAKE_CURRENT_BINARY_DIR}/bad_deck/summary_is_directory.np${np}/out/plt_summary.json)
+endforeach()
+pw_bad_run(summary_is_directory "out/plt_summary.json: Is a directory" 2
+  ${PW_GOOD_DECK} time.max_step=1 output.write=false "output.dir=\"out\"")

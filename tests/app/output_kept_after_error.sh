@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# output_kept_after_error.sh PATCHWORK DECK DIR: a run with dumps and a load history in
+# DIR, then a run into DIR whose fixed time step is above the CFL limit (bad input, found
+# at its first step): it must exit with code 2 and leave every file of the first run as
+# it was (the history was replaced by a header-only one, the dump of step 0 by its own),
+# with no temporary file behind.
+set -u
+exe=$1 deck=$2 dir=$3
+rm -rf "$dir"
+"$exe" "$deck" time.max_step=2 output.interval=1 "output.dir=\"$dir\"" >/dev/null ||
+  { echo "the first run failed"; exit 1; }
+before=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf)
+"$exe" "$deck" time.fixed_dt=0.5 "output.dir=\"$dir\"" >/dev/null 2>&1
+code=$?
+[ "$code" -eq 2 ] || { echo "expected exit code 2, got $code"; exit 1; }
+after=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf)
+[ "$before" = "$after" ] || { echo "files changed:"; diff <(echo "$before") <(echo "$after"); exit 1; }
+leftover=$(find "$dir" -name '*.tmp*')
+[ -z "$leftover" ] || { echo "left behind: $leftover"; exit 1; }
+echo "the first run's files are unchanged"
