@@ -225,15 +225,23 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
       pw::testing::set(
           fine[p], [&](int i, int j, int, int) { return 2 * fine_q(i, j); }, F.boxes[p]);
   fine.fill_boundary(comm);
-  // a = 0.5: (q + 3 q) / 2 = 2 q, as the interior.
-  fine.fill_from_coarse(c_old, c_new, 0.5, r, {Interp::quadratic}, BcSet(1), comm);
-  for (size_t p = 0; p < F.size(); ++p) {
-    if (!fine.owns(p)) continue;
-    HostFab hf(fine[p]);
-    const Box b = fine[p].box;
-    for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-      for (int i = b.lo[0]; i <= b.hi[0]; ++i)
-        ASSERT_NEAR(hf(i, j, 0), 2 * fine_q(i, j), 1e-12) << i << "," << j;
+  // At time a the coarse-fine ghosts hold (1 - a) q + a 3 q = (1 + 2 a) q; the interior
+  // and the side the two patches share stay 2 q. Away from a = 0.5 a swap of the old and
+  // new weights shows.
+  for (const double a : {0.25, 0.0, 1.0, 0.5}) {
+    fine.fill_from_coarse(c_old, c_new, a, r, {Interp::quadratic}, BcSet(1), comm);
+    for (size_t p = 0; p < F.size(); ++p) {
+      if (!fine.owns(p)) continue;
+      HostFab hf(fine[p]);
+      const Box b = fine[p].box;
+      for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+        for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+          const IntVect at{i, j, 0};
+          const bool in_fine = F.boxes[0].contains(at) || F.boxes[1].contains(at);
+          ASSERT_NEAR(hf(i, j, 0), (in_fine ? 2 : 1 + 2 * a) * fine_q(i, j), 1e-12)
+              << "a " << a << " at " << i << "," << j;
+        }
+    }
   }
   // Average-down replaces the coarse cells under the fine patches by 2 q.
   fine.average_down_to(c_old, r, comm);

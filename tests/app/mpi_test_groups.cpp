@@ -1,6 +1,7 @@
 // Groups of ranks with emulated heterogeneity (the [ranks] section) and lan_distributed
 // in whole runs: the answer does not change, the network probe sees the emulated
-// latency, and every balancing after a finer step keeps patches in their group.
+// latency, and the rank setup reads speeds and groups. (That lan_distributed's plans
+// keep finer patches in their group is tested on its plans, test_lan_distributed.cpp.)
 #include <gtest/gtest.h>
 
 #include "app/network_probe.hpp"

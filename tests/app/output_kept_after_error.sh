@@ -9,7 +9,9 @@ exe=$1 deck=$2 dir=$3
 rm -rf "$dir"
 "$exe" "$deck" time.max_step=2 output.interval=1 "output.dir=\"$dir\"" >/dev/null ||
   { echo "the first run failed"; exit 1; }
-before=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf)
+before=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf) ||
+  { echo "the first run did not write its history and dumps"; exit 1; }
+[ "$(wc -l <<<"$before")" -eq 7 ] || { echo "expected 7 files, got: $before"; exit 1; }
 "$exe" "$deck" time.fixed_dt=0.5 "output.dir=\"$dir\"" >/dev/null 2>&1
 code=$?
 [ "$code" -eq 2 ] || { echo "expected exit code 2, got $code"; exit 1; }

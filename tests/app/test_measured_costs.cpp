@@ -47,14 +47,17 @@ class RecordingPlanner : public LayoutPlanner {
 struct PatchCost {
   double per_cell;
   bool hot;
+  long cells;
 };
 
-std::vector<PatchCost> measured_costs(int extra_work) {
+/// `max_grid`: amr.max_grid_size (8: equal patches; 12: 12, 12 and 8 cells a side).
+std::vector<PatchCost> measured_costs(int extra_work, int max_grid = 8) {
   const Comm comm(MPI_COMM_SELF);
   const std::string above = "1.9";
   const Deck deck =
       Deck::parse(pw::testing::swirl_deck(2), "costs.toml",
                   {"output.write=false", "amr.max_level=0", "advection.ncomp=1",
+                   "amr.max_grid_size=" + std::to_string(max_grid),
                    "advection.extra_work=" + std::to_string(extra_work),
                    "advection.extra_work_above=" + above});
   const auto physics = make_physics(deck);
@@ -73,15 +76,20 @@ std::vector<PatchCost> measured_costs(int extra_work) {
     const Array4 a = u[p].array();
     const double top = -min_over_cells(
         "test::top", b, KOKKOS_LAMBDA(int i, int j, int k) { return -a(i, j, k, 0); });
-    out.push_back(
-        {planner.seconds[0][p] / double(b.num_cells()), top > std::stod(above)});
+    out.push_back({planner.seconds[0][p] / double(b.num_cells()), top > std::stod(above),
+                   long(b.num_cells())});
   }
   return out;
 }
 
 TEST(MeasuredCosts, TheUpdateIsSharedByCells) {
-  const std::vector<PatchCost> c = measured_costs(0);
-  ASSERT_EQ(c.size(), 16u);
+  // Patches of 144, 96 and 64 cells: a share per patch would differ per cell.
+  const std::vector<PatchCost> c = measured_costs(0, 12);
+  ASSERT_EQ(c.size(), 9u);
+  const auto [fewest, most] = std::minmax_element(
+      c.begin(), c.end(), [](const auto& x, const auto& y) { return x.cells < y.cells; });
+  ASSERT_EQ(fewest->cells, 64);
+  ASSERT_EQ(most->cells, 144);
   for (const PatchCost& x : c)
     EXPECT_NEAR(x.per_cell, c[0].per_cell, 1e-9 * c[0].per_cell);
 }

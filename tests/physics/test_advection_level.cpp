@@ -76,10 +76,12 @@ void expect_same_bits(const TestLevel& a, const TestLevel& b, int ncomp) {
     for (int d = 0; d < a.g.dim && a.flux[0].size() > 0; ++d) {
       const HostFab fp(a.flux[d][p]), fw(b.flux[d][0]);
       const Box fb = faces(bx, d);
-      for (int k = fb.lo[2]; k <= fb.hi[2]; ++k)
-        for (int j = fb.lo[1]; j <= fb.hi[1]; ++j)
-          for (int i = fb.lo[0]; i <= fb.hi[0]; ++i)
-            ASSERT_EQ(fp(i, j, k), fw(i, j, k)) << "flux " << d << " " << i << "," << j;
+      for (int c = 0; c < ncomp; ++c)
+        for (int k = fb.lo[2]; k <= fb.hi[2]; ++k)
+          for (int j = fb.lo[1]; j <= fb.hi[1]; ++j)
+            for (int i = fb.lo[0]; i <= fb.hi[0]; ++i)
+              ASSERT_EQ(fp(i, j, k, c), fw(i, j, k, c))
+                  << "flux " << d << " component " << c << " " << i << "," << j;
     }
   }
 }

@@ -165,8 +165,11 @@ void expect_second_order(const Problem& pb, const std::vector<int>& ns, int refi
   for (size_t k = 1; k < out.size(); ++k)
     for (int l = 0; l <= refined; ++l) {
       const size_t L = size_t(l);
-      const double o2 = std::log2(out[k - 1].l2_err[L] / out[k].l2_err[L]);
-      const double om = std::log2(out[k - 1].max_err[L] / out[k].max_err[L]);
+      // Per halving of the cell size: the grids may grow by more than 2 from one to the
+      // next.
+      const double halvings = std::log2(double(ns[k]) / ns[k - 1]);
+      const double o2 = std::log2(out[k - 1].l2_err[L] / out[k].l2_err[L]) / halvings;
+      const double om = std::log2(out[k - 1].max_err[L] / out[k].max_err[L]) / halvings;
       if (comm.rank() == 0)
         std::printf(
             "%s, %d refined (ratio %d): level %d, n %d -> %d: L2 %.3e -> %.3e (order "

@@ -67,20 +67,24 @@ TEST(MgOps, LaplacianReturnsTheLargestProductOfItsInputAndOutput) {
   const double fused = mg::laplacian_max_product(q, p, L.s);
   EXPECT_GT(fused, 0.0);
   EXPECT_EQ(fused, mg::max_abs_product(p, q));
-  // The Laplacian itself against the stencil's exact action on a linear function: the
-  // interior cells (walls aside) of a linear p have L p = 0.
-  LevelData lin("lin", L.layout, L.g, 1, IntVect::uniform(1), 0);
+  // The Laplacian itself against the stencil's exact action on a quadratic function,
+  // sign and scale included: away from the walls, p = x^2 + 2 y^2 - z^2 (cell centres)
+  // has L p = 2 + 4 - 2 = 4, exactly in floating point on this grid (h = 1/32).
+  LevelData quad("quad", L.layout, L.g, 1, IntVect::uniform(1), 0);
+  const double h = L.g.dx[0];
   for (size_t n = 0; n < L.layout.size(); ++n)
-    pw::testing::set(lin[n],
-                     [](int i, int j, int k, int) { return 1.0 + i + 2 * j - k; });
-  mg::laplacian_max_product(q, lin, L.s);
+    pw::testing::set(quad[n], [h](int i, int j, int k, int) {
+      const double x = (i + 0.5) * h, y = (j + 0.5) * h, z = (k + 0.5) * h;
+      return x * x + 2 * y * y - z * z;
+    });
+  mg::laplacian_max_product(q, quad, L.s);
   for (size_t n = 0; n < L.layout.size(); ++n) {
-    const HostFab h(q[n]);
+    const HostFab out(q[n]);
     const Box& b = q[n].box;
     for (int k = b.lo[2]; k <= b.hi[2]; ++k)
       for (int j = b.lo[1]; j <= b.hi[1]; ++j)
         for (int i = std::max(b.lo[0], 1); i <= std::min(b.hi[0], 30); ++i)
-          ASSERT_EQ(h(i, j, k), 0.0) << i << " " << j << " " << k;
+          ASSERT_EQ(out(i, j, k), 4.0) << i << " " << j << " " << k;
   }
 }
 
