@@ -13,6 +13,7 @@
 
 #include "amr/code_version.hpp"
 #include "amr/diagnostics.hpp"
+#include "amr/io/chombo_writer.hpp"
 #include "amr/launch_counter.hpp"
 #include "app/exit_codes.hpp"
 #include "app/run_summary.hpp"
@@ -135,6 +136,14 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     return fail("error", e.what(), pw::kExitBadInput);
   } catch (const pw::RunFailure& e) {
     return fail("run failed", e.what(), pw::kExitRunFailed);
+  } catch (const pw::UnclosableFile& e) {
+    // Every rank is here. HDF5 holds a file it cannot close, and MPI_Finalize would
+    // wait for it forever: report, then stop every rank.
+    fail("error", e.what(), pw::kExitBadInput);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    MPI_Barrier(comm.raw());
+    MPI_Abort(comm.raw(), pw::kExitBadInput);
   }
   return pw::kExitOk;
 }

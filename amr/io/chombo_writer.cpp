@@ -7,6 +7,7 @@
 #include "amr/code_version.hpp"
 #include "amr/io/checksum.hpp"
 #include "amr/io/h5_util.hpp"
+#include "amr/io/rank_errors.hpp"
 
 namespace pw {
 
@@ -286,9 +287,16 @@ void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& p
   write_global(file, "rank_load", H5T_NATIVE_DOUBLE, nr, rank_load.data(),
                h.comm().rank(), later);
   h5::seal_attributes(file);
+  // Every rank learns whether a write failed anywhere: in a parallel run the file
+  // cannot be closed then (see UnclosableFile).
+  const std::string failed = first_error(h.comm(), later.first());
+  if (!failed.empty() && h.comm().size() > 1) {
+    file.abandon();
+    throw UnclosableFile(failed);
+  }
   // Closing writes what HDF5 still holds (rank 0, the metadata): it can fail too.
   const herr_t closed = file.close();
-  if (!later.first().empty()) throw std::runtime_error(later.first());
+  if (!failed.empty()) throw std::runtime_error(failed);
   if (closed < 0)
     throw std::runtime_error("HDF5: closing the file failed" + h5::error_cause());
 }

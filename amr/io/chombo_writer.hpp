@@ -3,6 +3,7 @@
 // (patch ids, costs, owners, per-rank load), the deck as used and the code version.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,7 +65,18 @@ long dump_bytes(const Hierarchy& h, const DumpInfo& info);
 /// of its other attributes; every dataset but vtkGhostType and data:datatype=0 has one of
 /// its bytes; data:checksums holds one per patch of data:datatype=0.
 /// Throws std::runtime_error naming the cause when a write fails on this rank; a rank
-/// whose write fails goes on with the others' collective calls first (no deadlock).
+/// whose write fails goes on with the others' collective calls first (no deadlock). In a
+/// parallel run a failed write throws UnclosableFile on every rank instead.
 void write_chombo(const Hierarchy& h, const DumpInfo& info, const std::string& path);
+
+/// A collective write of a parallel run that failed on some rank: HDF5 1.10 cannot close
+/// the file after that (its close waits in collective calls that the ranks no longer
+/// make alike), so the file is left open, and the processes must end without
+/// MPI_Finalize, which would close it: the executable reports the error, then stops
+/// every rank with MPI_Abort.
+class UnclosableFile : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 }  // namespace pw

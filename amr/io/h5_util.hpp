@@ -29,6 +29,9 @@ class Id {
   /// Close now and return H5?close's status (< 0: it failed, e.g. a file whose last
   /// writes did not reach the disk).
   herr_t close();
+  /// Forget the id without closing it: for a parallel file whose close would deadlock
+  /// (see UnclosableFile in amr/io/chombo_writer.hpp).
+  void abandon() { id_ = -1; }
 
  private:
   hid_t id_ = -1;

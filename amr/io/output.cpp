@@ -150,6 +150,8 @@ std::string try_write_chombo(const Hierarchy& h, const DumpInfo& info,
                              const std::string& path) {
   try {
     write_chombo(h, info, path);
+  } catch (const UnclosableFile&) {
+    throw;  // no rank can go on
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -205,7 +207,12 @@ std::string write_dump(const Hierarchy& h, const DumpInfo& info,
   std::string why = first_error(
       comm, comm.rank() == 0 ? create_reserved(h5 + ".tmp", dump_bytes(h, info)) : "");
   if (why.empty()) why = first_error(comm, can_open(h5 + ".tmp", comm.rank()));
-  if (why.empty()) why = try_write_chombo(h, info, h5 + ".tmp");
+  try {
+    if (why.empty()) why = try_write_chombo(h, info, h5 + ".tmp");
+  } catch (const UnclosableFile& e) {
+    if (comm.rank() == 0) std::remove((h5 + ".tmp").c_str());  // open, but not a dump
+    throw UnclosableFile(fmt::format("cannot write the dump {}: {}", h5, e.what()));
+  }
   if (comm.rank() == 0) release_reserve(h5 + ".tmp");
   // Every rank has finished writing; if any failed, all stop here together.
   why = first_error(comm, why);

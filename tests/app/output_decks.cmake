@@ -58,3 +58,13 @@ foreach(np 1 2)
 endforeach()
 pw_bad_run(summary_is_directory "out/plt_summary.json: Is a directory" 2
   ${PW_GOOD_DECK} time.max_step=1 output.write=false "output.dir=\"out\"")
+
+# A dump whose collective write fails on one rank only (a file-size limit on rank 1):
+# exit code 2 and one message, no hang (HDF5 1.10 hung closing the file), the earlier
+# dumps unchanged, no temporary file left.
+add_test(NAME failed_write_one_rank
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/failed_write_one_rank.sh ${MPIEXEC_EXECUTABLE}
+          "${PW_MPIEXEC_PREFLAGS}" $<TARGET_FILE:patchwork> ${PW_GOOD_DECK}
+          ${CMAKE_CURRENT_BINARY_DIR}/failed_write_one_rank)
+set_tests_properties(failed_write_one_rank PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  PROCESSORS 2 TIMEOUT 180)
