@@ -108,10 +108,10 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
     }
     if (why.empty() && rewrite) {
       why = write(rows.empty() ? std::string(header()) + "\n" : rows);
-      // A new run's history replaces an earlier run's only with its first row: a run
-      // that stops before (bad input found at its first step) leaves the earlier one.
-      rename_pending_ = why.empty() && !append;
-      if (why.empty() && !rename_pending_) why = publish();
+      // The history on disk is replaced only with the run's first row: a run that stops
+      // before (bad input found at its first step) leaves an earlier run's as it was,
+      // and a restart's repair waits for it too.
+      rename_pending_ = why.empty();
     }
     if (why.empty() && dropped)
       fmt::print(stderr,
@@ -137,9 +137,10 @@ LoadHistory::~LoadHistory() {
 }
 
 std::string LoadHistory::publish() {
+  if (std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
+    return std::strerror(errno);  // the .tmp is the destructor's to remove
   rename_pending_ = false;
-  if (std::rename((path_ + ".tmp").c_str(), path_.c_str()) == 0) return "";
-  return std::strerror(errno);
+  return "";
 }
 
 std::string LoadHistory::write(const std::string& text) {

@@ -22,9 +22,9 @@ class LoadHistory {
   /// Path of the history for an output configuration: DIR/PREFIX_load.csv.
   static std::string path(const OutputConfig& cfg);
 
-  /// Rank 0 writes the header to DIR/PREFIX_load.csv.tmp, which replaces the file with
-  /// the first append (an earlier run's history stays until then), or appends to an
-  /// existing one; other ranks hold nothing.
+  /// Rank 0 writes the header (or a restart's repaired rows) to DIR/PREFIX_load.csv.tmp,
+  /// which replaces the file with the first append (the history on disk stays as it was
+  /// until then), or appends to an existing one; other ranks hold nothing.
   /// Collective. Precondition: cfg.dir exists (make_output_dir). Throws UserError on
   /// every rank when the file cannot be opened or written.
   /// With restart_step >= 0 (a run restarted from the dump of that step), rows go after

@@ -144,6 +144,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     std::fflush(stderr);
     MPI_Barrier(comm.raw());
     MPI_Abort(comm.raw(), pw::kExitBadInput);
+    return pw::kExitBadInput;  // not reached
   }
   return pw::kExitOk;
 }

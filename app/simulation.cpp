@@ -110,13 +110,16 @@ RunResult Simulation::run(bool verbose) {
   check_finite(*hierarchy_, physics_->component_names(), r.steps);
   // A fixed step above the first step's CFL limit is found before anything is written
   // (the load history, the dump of step 0): an earlier run's files stay as they were.
-  if (cfg_.fixed_dt > 0) check_fixed_dt(r.steps);
+  Hierarchy& h = *hierarchy_;
+  const auto steps_left = [&] {
+    return r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12);
+  };
+  if (cfg_.fixed_dt > 0 && steps_left()) check_fixed_dt(r.steps);
   const int first_step = r.steps;
   if (r.initial_totals.empty()) r.initial_totals = component_totals(*hierarchy_);
   report_balancing(r, verbose);
-  Hierarchy& h = *hierarchy_;
   if (!restart_ && output_.due(0)) dump(0, r, verbose);
-  while (r.steps < cfg_.max_step && h.time() < cfg_.stop_time * (1 - 1e-12)) {
+  while (steps_left()) {
     if (cfg_.fixed_dt > 0 && r.steps > first_step) check_fixed_dt(r.steps);
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
     dt = std::min(dt, cfg_.stop_time - h.time());

@@ -9,35 +9,39 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
 
 namespace pw::cli {
 
-/// Reads all of `text` as a decimal integer (leading zeros allowed, no sign but '-').
-inline bool read_decimal(const std::string& text, long long& v) {
+/// Reads all of `text` as a decimal integer of type T (leading zeros allowed; a sign
+/// only '-', and only for a signed T).
+template <class T>
+bool read_decimal(const std::string& text, T& v) {
   const char* end = text.data() + text.size();
   const auto r = std::from_chars(text.data(), end, v, 10);
   return r.ec == std::errc() && r.ptr == end;
 }
 
-/// An integer option in [lo, hi], read in decimal. A transform, not a check: it writes
-/// the digits back without leading zeros so that CLI11's own reading cannot take them
-/// for octal.
-inline CLI::Validator int_in(long long lo, long long hi) {
+/// An integer option in [lo, hi], read in decimal as a T. A transform, not a check: it
+/// writes the digits back without leading zeros so that CLI11's own reading cannot take
+/// them for octal.
+template <class T>
+CLI::Validator int_in(T lo, T hi) {
+  const bool unbounded = hi == std::numeric_limits<T>::max();
   return CLI::Validator(
       [=](std::string& text) {
-        long long v = 0;
+        T v = 0;
         if (!read_decimal(text, v) || v < lo || v > hi)
-          return hi == std::numeric_limits<long long>::max()
-                     ? fmt::format("expected an integer >= {}, got {}", lo, text)
-                     : fmt::format("expected an integer in [{}, {}], got {}", lo, hi,
-                                   text);
+          return unbounded ? fmt::format("expected an integer >= {}, got {}", lo, text)
+                           : fmt::format("expected an integer in [{}, {}], got {}", lo,
+                                         hi, text);
         text = std::to_string(v);
         return std::string();
       },
-      fmt::format("in [{}, {}]", lo, hi));
+      unbounded ? fmt::format(">= {}", lo) : fmt::format("in [{}, {}]", lo, hi));
 }
 
 /// A floating-point option that is finite and passes `ok`.
@@ -68,6 +72,9 @@ inline std::string size_in_bytes(std::string text) {
   while (zeros + 1 < end && text[zeros] == '0')
     ++zeros;
   text.erase(0, zeros);
+  // CLI11 caps a number of bytes beyond 64 bits instead of refusing it.
+  std::uint64_t count = 0;
+  if (!read_decimal(text.substr(0, end - zeros), count)) return {};
   try {
     if (!CLI::AsSizeValue(true)(text).empty()) return {};
   } catch (const CLI::ValidationError&) {

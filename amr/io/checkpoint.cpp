@@ -104,9 +104,13 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
   namespace fs = std::filesystem;
   const h5::Quiet quiet;
   std::string why;
-  if (!fs::exists(path_))
-    why = "no such file";
-  else if (!fs::is_regular_file(path_))
+  std::error_code ec;  // the throwing overloads would skip the agreement below
+  const fs::file_status status = fs::status(path_, ec);
+  if (!fs::exists(status))
+    why = ec && ec != std::errc::no_such_file_or_directory
+              ? "cannot be read: " + ec.message()
+              : "no such file";
+  else if (!fs::is_regular_file(status))
     why = "not a regular file";
   else if (::access(path_.c_str(), R_OK) != 0)  // HDF5 would call it not an HDF5 file
     why = std::string("cannot be read: ") + std::strerror(errno);

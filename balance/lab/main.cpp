@@ -257,7 +257,7 @@ int run(int argc, char** argv) {
       ->transform(int_in(2, 3))
       ->capture_default_str();
   cli.add_option("--seed", o.seed, "seed of generated workloads")
-      ->transform(int_in(0, std::numeric_limits<long long>::max()))
+      ->transform(int_in<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()))
       ->capture_default_str();
   cli.add_option("--time", o.time, "position of the moving features, in [0, 1]")
       ->check(number<double>(

@@ -204,3 +204,6 @@ add_test(NAME check_good_deck
   COMMAND sh -c "\"$0\" --check \"$1\" output.dir=\\\"$2\\\" | grep -q '^deck OK: ' && test ! -e \"$2\""
           $<TARGET_FILE:patchwork> ${PW_GOOD_DECK} ${CMAKE_CURRENT_BINARY_DIR}/check_good_deck)
 set_tests_properties(check_good_deck PROPERTIES ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 60)
+# A byte count beyond 64 bits was capped by CLI11 and accepted.
+pw_bad_deck(max_memory_overflow "command line: --max-memory: expected a size > 0 such as 16GB, 512MiB or 1000000 (bytes), got 18446744073709551616"
+  ${PW_GOOD_DECK} --max-memory=18446744073709551616)

@@ -55,6 +55,38 @@ OutputConfig history_in(const std::filesystem::path& dir) {
   return cfg;
 }
 
+/// Append balancing step `balance_step` (of `step`), one row per rank; returns the
+/// file's text afterwards (every rank). The repair of a restart's history is written with
+/// the first row, not before.
+std::string append_and_read(LoadHistory& h, const Comm& comm, const std::string& file,
+                            int balance_step, int step) {
+  BalanceEvent e;
+  e.step = step;
+  PlanRecord p;
+  p.rank_load.assign(size_t(comm.size()), 1.0);
+  p.rank_patches.assign(size_t(comm.size()), 1);
+  h.append(balance_step, e, p, "sfc");
+  comm.barrier();
+  return contents(file);
+}
+
+/// `text` ends with one row per rank of `balance_step` and `step` after `before`.
+void expect_rows_after(const std::string& text, const std::string& before,
+                       int balance_step, int step, int ranks) {
+  ASSERT_EQ(text.compare(0, before.size(), before), 0) << text;
+  std::istringstream rest(text.substr(before.size()));
+  std::string line;
+  int n = 0;
+  while (std::getline(rest, line)) {
+    EXPECT_EQ(
+        line.rfind(std::to_string(balance_step) + "," + std::to_string(step) + ",", 0),
+        0u)
+        << line;
+    ++n;
+  }
+  EXPECT_EQ(n, ranks);
+}
+
 /// The header and one row, of step 0.
 std::string header_and_step_0() {
   return std::string(LoadHistory::header()) + "\n" +
@@ -140,9 +172,13 @@ TEST(LoadHistory, APartialLastRowIsDroppedAndAForeignFileRefused) {
       std::ofstream(file, std::ios::binary) << whole << tail;
     }
     comm.barrier();
-    { LoadHistory h(cfg, comm, /*restart_step=*/1); }
-    comm.barrier();
-    EXPECT_EQ(contents(file), whole) << "after '" << tail << "'";
+    {
+      LoadHistory h(cfg, comm, /*restart_step=*/1);
+      comm.barrier();
+      EXPECT_EQ(contents(file), whole + tail) << "before the first row";
+      comm.barrier();
+      expect_rows_after(append_and_read(h, comm, file, 2, 1), whole, 2, 1, comm.size());
+    }
     comm.barrier();  // every rank has read it before rank 0 writes the next
   }
   // Not a load history: refused on every rank, left as it was.
@@ -175,9 +211,10 @@ TEST(LoadHistory, ARestartFromAnEarlierDumpDropsTheLaterRows) {
         << "3,4,1.0,0,1,1,1,0,0,1,0,0,0,0,0.1,sfc\n";
   }
   comm.barrier();
-  { LoadHistory h(cfg, comm, /*restart_step=*/2); }
-  comm.barrier();
-  EXPECT_EQ(contents(file), kept);
+  {
+    LoadHistory h(cfg, comm, /*restart_step=*/2);
+    expect_rows_after(append_and_read(h, comm, file, 2, 2), kept, 2, 2, comm.size());
+  }
   comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }
@@ -200,10 +237,12 @@ TEST(LoadHistory, ARestartKeepsTheBalancingStepsItsDumpRecords) {
       std::ofstream(file, std::ios::binary) << header_and_step_0() << row2 << later;
     }
     comm.barrier();
-    { LoadHistory h(cfg, comm, step, count); }
-    comm.barrier();
-    EXPECT_EQ(contents(file), header_and_step_0() + (count == 2 ? row2 : ""))
-        << "dump of step " << step;
+    {
+      LoadHistory h(cfg, comm, step, count);
+      expect_rows_after(append_and_read(h, comm, file, count + 1, step),
+                        header_and_step_0() + (count == 2 ? row2 : ""), count + 1, step,
+                        comm.size());
+    }
     comm.barrier();
   }
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());

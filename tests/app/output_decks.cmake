@@ -68,3 +68,11 @@ add_test(NAME failed_write_one_rank
           ${CMAKE_CURRENT_BINARY_DIR}/failed_write_one_rank)
 set_tests_properties(failed_write_one_rank PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
   PROCESSORS 2 TIMEOUT 180)
+
+# A fixed time step is checked against the steps a run takes: none here.
+add_test(NAME fixed_dt_no_steps
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/expect_output.sh "^fingerprint: [0-9a-f]{16}$"
+          -- $<TARGET_FILE:patchwork> ${PW_GOOD_DECK} time.max_step=0 time.fixed_dt=0.5
+          output.write=false "output.dir=\"${CMAKE_CURRENT_BINARY_DIR}/fixed_dt_no_steps\"")
+set_tests_properties(fixed_dt_no_steps PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 60)

@@ -3,7 +3,8 @@
 # DIR, then a run into DIR whose fixed time step is above the CFL limit (bad input, found
 # at its first step): it must exit with code 2 and leave every file of the first run as
 # it was (the history was replaced by a header-only one, the dump of step 0 by its own),
-# with no temporary file behind.
+# with no temporary file behind; then the same for a restart from the first run's dump
+# (it dropped the history's later rows before it stopped).
 set -u
 exe=$1 deck=$2 dir=$3
 rm -rf "$dir"
@@ -17,6 +18,13 @@ code=$?
 [ "$code" -eq 2 ] || { echo "expected exit code 2, got $code"; exit 1; }
 after=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf)
 [ "$before" = "$after" ] || { echo "files changed:"; diff <(echo "$before") <(echo "$after"); exit 1; }
+# A restart stopped the same way: its repair of the history waits for its first row.
+"$exe" "$deck" time.fixed_dt=0.5 "output.dir=\"$dir\"" "restart=\"$dir/plt_00001.h5\"" \
+  >/dev/null 2>&1
+code=$?
+[ "$code" -eq 2 ] || { echo "restart: expected exit code 2, got $code"; exit 1; }
+after=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf)
+[ "$before" = "$after" ] || { echo "restart: files changed:"; diff <(echo "$before") <(echo "$after"); exit 1; }
 leftover=$(find "$dir" -name '*.tmp*')
 [ -z "$leftover" ] || { echo "left behind: $leftover"; exit 1; }
 echo "the first run's files are unchanged"

@@ -59,3 +59,13 @@ add_test(NAME balance_lab.ranks_decimal
           --balancer knapsack)
 set_tests_properties(balance_lab.ranks_decimal PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
   TIMEOUT 60)
+# The seed is any 64-bit unsigned integer, and no more.
+pw_lab_bad_option(seed_overflow
+  "balance_lab: error: --seed: expected an integer >= 0, got 18446744073709551616"
+  --seed 18446744073709551616)
+add_test(NAME balance_lab.seed_largest
+  COMMAND ${PROJECT_SOURCE_DIR}/tests/app/expect_output.sh "^bubble,[0-9]+,2,knapsack,"
+          -- $<TARGET_FILE:balance_lab> --workload bubble --patches-count 100 --ranks 2
+          --balancer knapsack --seed 18446744073709551615)
+set_tests_properties(balance_lab.seed_largest PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 60)

@@ -339,7 +339,8 @@ int run(int argc, char** argv, MPI_Comm comm) {
       ->check(CLI::IsMember({"pfmg", "pcg"}))
       ->capture_default_str();
   cli.add_option("--tol", o.tol, "relative residual ||r||/||b||")
-      ->check(CLI::PositiveNumber)
+      ->check(pw::cli::number<double>(
+          "a number in (0, 1)", [](double t) { return t > 0 && t < 1; }, "in (0, 1)"))
       ->capture_default_str();
   cli.add_option("--repeats", o.repeats, "solves per line; the median is printed")
       ->transform(pw::cli::int_in(1, 1000))

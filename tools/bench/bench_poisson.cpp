@@ -1,10 +1,10 @@
 // bench_poisson [--n N ...] [--max-grid M] [--repeats R] [--rtol T]
 // [--bc periodic|dirichlet] [--cycle V|F] [--smooth PRE POST] [--omega W]
 // [--refined [--level-cycles K]] (--help lists them): the multigrid solver on a uniform
-// n^3 grid of the unit cube (patches of M^3), solving lap(phi) = f to |f - L phi|_max <= T
-// |f|_max from phi = 0. periodic: f = sin(2 pi x) sin(2 pi y) sin(2 pi z); dirichlet: phi
-// = 0 on the faces and f = -3 pi^2 sin(pi x) sin(pi y) sin(pi z) -- the problems of
-// bench_hypre_poisson.
+// n^3 grid of the unit cube (patches of M^3), solving lap(phi) = f to
+// |f - L phi|_max <= T |f|_max from phi = 0. periodic: f = sin(2 pi x) sin(2 pi y)
+// sin(2 pi z); dirichlet: phi = 0 on the faces and f = -3 pi^2 sin(pi x) sin(pi y)
+// sin(pi z) -- the problems of bench_hypre_poisson.
 // --refined: the same problem with a refined level (ratio 2) over the central half of
 // the cube, solved as one composite problem and level by level (rows patchwork_composite
 // and patchwork_levels).
