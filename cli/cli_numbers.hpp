@@ -68,19 +68,17 @@ inline std::string size_in_bytes(std::string text) {
   if (text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ",
                              end) != std::string::npos)
     return {};  // "0x10GB", "1.5GiB": only a unit may follow the digits
-  std::size_t zeros = 0;
-  while (zeros + 1 < end && text[zeros] == '0')
-    ++zeros;
-  text.erase(0, zeros);
-  // CLI11 caps a number of bytes beyond 64 bits instead of refusing it.
+  // The digits in decimal, without leading zeros (CLI11 would read "010" as octal, and
+  // cap a count beyond 64 bits instead of refusing it).
   std::uint64_t count = 0;
-  if (!read_decimal(text.substr(0, end - zeros), count)) return {};
+  if (!read_decimal(text.substr(0, end), count) || count == 0) return {};
+  text = std::to_string(count) + text.substr(end);
   try {
     if (!CLI::AsSizeValue(true)(text).empty()) return {};
   } catch (const CLI::ValidationError&) {
     return {};
   }
-  return text == "0" ? std::string() : text;
+  return text;
 }
 
 /// An option giving a size (see size_in_bytes), replaced by its count of bytes.
