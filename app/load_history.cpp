@@ -1,6 +1,7 @@
 #include "app/load_history.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -107,11 +108,11 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
         std::fseek(file_, 0, SEEK_END);  // where write() measures the rows from
     }
     if (why.empty() && rewrite) {
-      why = write(rows.empty() ? std::string(header()) + "\n" : rows);
       // The history on disk is replaced only with the run's first row: a run that stops
       // before (bad input found at its first step) leaves an earlier run's as it was,
       // and a restart's repair waits for it too.
-      rename_pending_ = why.empty();
+      rename_pending_ = true;
+      why = write(rows.empty() ? std::string(header()) + "\n" : rows);
     }
     if (why.empty() && dropped)
       fmt::print(stderr,
@@ -127,13 +128,21 @@ LoadHistory::LoadHistory(const OutputConfig& cfg, const Comm& comm, int restart_
   }
   // Every rank learns of a failure, so that none waits in a collective later on.
   why = first_error(comm, why);
-  if (!why.empty())
+  if (!why.empty()) {
+    close();  // no destructor runs after a constructor throws
     throw UserError("cannot write the load history " + path_ + ": " + why);
+  }
 }
 
 LoadHistory::~LoadHistory() {
+  close();
+}
+
+void LoadHistory::close() {
   if (file_ != nullptr) std::fclose(file_);
+  file_ = nullptr;
   if (rename_pending_) std::remove((path_ + ".tmp").c_str());
+  rename_pending_ = false;
 }
 
 std::string LoadHistory::publish() {
@@ -143,7 +152,21 @@ std::string LoadHistory::publish() {
   return "";
 }
 
+std::string LoadHistory::still_there() const {
+  const std::string name = rename_pending_ ? path_ + ".tmp" : path_;
+  struct stat open = {};
+  struct stat named = {};
+  if (::fstat(::fileno(file_), &open) != 0) return std::strerror(errno);
+  // Rows written to a file no name reaches would be lost without a word.
+  if (::stat(name.c_str(), &named) != 0)
+    return "the file was removed while the run went on (was output.dir deleted?)";
+  if (open.st_nlink == 0 || open.st_dev != named.st_dev || open.st_ino != named.st_ino)
+    return "the file was replaced while the run went on";
+  return "";
+}
+
 std::string LoadHistory::write(const std::string& text) {
+  if (std::string why = still_there(); !why.empty()) return why;
   const long before = std::ftell(file_);
   if (std::fwrite(text.data(), 1, text.size(), file_) == text.size() &&
       std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0)

@@ -50,6 +50,11 @@ class LoadHistory {
  private:
   /// Rank 0: write `text` at the end of the file, synced; "" or what failed.
   std::string write(const std::string& text);
+  /// Close the file; remove the .tmp if it never replaced the history.
+  void close();
+  /// Rank 0: "" if the open file is still the one the history's name (or its .tmp's)
+  /// reaches, or what happened to it.
+  std::string still_there() const;
   /// Rank 0: rename the .tmp to the history's name; "" or what failed.
   std::string publish();
 

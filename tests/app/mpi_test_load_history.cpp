@@ -279,3 +279,37 @@ TEST(LoadHistory, AFailedAppendIsAUserErrorOnEveryRankAndLeavesWholeRows) {
   comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }
+
+TEST(LoadHistory, AHistoryRemovedOrReplacedWhileTheRunGoesIsAnError) {
+  // Rows appended to a file no name reaches any more would be lost without a word.
+  const Comm comm;
+  const auto dir = unique_dir(comm) / "removed";
+  const OutputConfig cfg = history_in(dir);
+  const std::string file = LoadHistory::path(cfg);
+  for (const std::string what : {"removed", "replaced"}) {
+    if (comm.rank() == 0) std::filesystem::create_directories(dir);
+    comm.barrier();
+    LoadHistory h(cfg, comm);
+    append_and_read(h, comm, file, 1, 0);
+    if (comm.rank() == 0) {
+      if (what == "removed") {
+        std::filesystem::remove_all(dir);
+      } else {
+        std::ofstream(file + ".new") << LoadHistory::header() << "\n";
+        std::filesystem::rename(file + ".new", file);
+      }
+    }
+    comm.barrier();
+    std::string e;
+    try {
+      append_and_read(h, comm, file, 2, 2);
+    } catch (const UserError& err) {
+      e = err.what();
+    }
+    EXPECT_NE(e.find("cannot write the load history " + file + ": the file was " + what),
+              std::string::npos)
+        << e;
+    comm.barrier();
+  }
+  if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
+}
