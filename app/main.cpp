@@ -131,7 +131,8 @@ int run(int argc, char** argv, const pw::Comm& comm) {
       if (comm.rank() == 0)
         fmt::print("kernel launches: {:.0f} (the most on one rank)\n", most);
     }
-    pw::write_run_summary(sim, result, *deck, id, comm);
+    // A restart with nothing to run leaves the summary of the run it restarts as it was.
+    if (result.ran) pw::write_run_summary(sim, result, *deck, id, comm);
   } catch (const pw::UserError& e) {
     return fail("error", e.what(), pw::kExitBadInput);
   } catch (const pw::RunFailure& e) {

@@ -84,6 +84,7 @@ RunResult Simulation::run(bool verbose) {
   const double start = MPI_Wtime();
   if (restart_ && !restart_->nothing_to_do(cfg_).empty()) {  // says so, writes nothing
     if (verbose && comm_.rank() == 0) fmt::print("{}\n", restart_->nothing_to_do(cfg_));
+    r.ran = false;
     r.steps = restart_->step();
     return r;
   }

@@ -22,6 +22,7 @@
 namespace pw {
 
 struct RunResult {
+  bool ran = true;  // false: a restart with nothing to run (its output left as it was)
   int steps = 0;
   double time = 0;
   std::uint64_t fingerprint = 0;

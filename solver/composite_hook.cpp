@@ -26,7 +26,7 @@ void CompositePoissonHook::at_sync(Hierarchy& h, SyncPoint /*when*/) {
       layouts_.push_back(L.layout);
       const IntVect ratio =  // unused on the finest level
           l + 1 < n ? h.config().ratio(int(l)) : IntVect::in_dims(L.geom.dim, 1, 1);
-      levels.push_back({L.layout, L.geom, ratio});
+      levels.push_back({L.layout, L.geom, ratio, h.config().blocking_factor});
       const IntVect one = IntVect::in_dims(L.geom.dim, 1, 0);
       phi_.emplace_back("poisson::phi", L.layout, L.geom, 1, one, comm.rank());
       phi_.back().set_val(0.0);

@@ -85,7 +85,7 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
     // rest.
     const int depth = l > 0 ? log2_of(levels[l - 1].ratio[0]) : 0;
     L->mg = std::make_unique<Multigrid>(s.layout, s.geom, bc.homogeneous(), quiet, comm,
-                                        depth);
+                                        s.granule, depth);
     levels_.push_back(std::move(L));
   }
   for (size_t l = 0; l < levels_.size(); ++l)

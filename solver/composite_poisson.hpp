@@ -41,6 +41,7 @@ struct CompositeLevel {
   LevelLayout layout;
   LevelGeom geom;
   IntVect ratio;  // to the next finer level (unused on the finest)
+  int granule;    // every cut's boxes are multiples of it (the blocking factor)
 };
 
 class CompositePoisson {
@@ -57,7 +58,7 @@ class CompositePoisson {
   /// or Neumann everywhere) has the composite mean of f removed first (removed_mean()),
   /// and phi is returned with zero composite mean. Stops when the composite residual's
   /// max over the valid cells is at most max(rtol |f|_max, atol). Prints one line (rank
-  /// 0) when cfg.verbose; a solve that does not converge warns, or throws UserError
+  /// 0) when cfg.verbose; a solve that does not converge warns, or throws RunFailure
   /// under cfg.fail_on_divergence.
   SolveReport solve(const std::vector<LevelData*>& phi,
                     const std::vector<const LevelData*>& f);

@@ -34,7 +34,8 @@ void LevelByLevelPoisson::at_sync(Hierarchy& h, SyncPoint /*when*/) {
       c->res = c->f.like("poisson::res");
       MgConfig quiet = cfg_;
       quiet.verbose = false;  // one line per level below, with the level
-      c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm);
+      c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm,
+                                          h.config().blocking_factor);
     }
     c->phi.copy_component(0, L.u_new, fields_.phi);
     c->f.copy_component(0, L.u_new, fields_.rhs);

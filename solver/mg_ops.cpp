@@ -139,7 +139,7 @@ void restrict_residual(const LevelData& crse, const LevelData& u, const LevelDat
       });
 }
 
-void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear) {
+void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how) {
   const Refs fr = fine.refs();
   for_each_box_row(
       "mg::prolong", fine.interiors(),
@@ -147,7 +147,7 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear) 
         const Field3 fa = fr(p).c0, ca = crse(p).c0;
         PW_INDEPENDENT_ITERATIONS
         for (int i = i0; i <= i1; ++i)
-          prolong_cell(i, j, k, fa, ca, dim, linear);
+          prolong_cell(i, j, k, fa, ca, dim, how);
       });
 }
 

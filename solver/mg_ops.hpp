@@ -40,7 +40,7 @@ void restrict_residual(const LevelData& crse, const LevelData& u, const LevelDat
                        const PoissonStencil& s);
 /// fine's interiors += the coarse correction crse(p) of each patch p (piecewise
 /// constant, or linear: reads the coarse ghosts).
-void prolong_add(const LevelData& fine, const Refs& crse, int dim, bool linear);
+void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how);
 /// How a refined level's coarse-fine ghost cells (the first layer) beside exactly one
 /// face of their patch follow the cells inside, for corrections (the coarser level's
 /// correction zero there): ghost = w1 (first cell inside) + w2 (second). Edge and corner

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "amr/deck.hpp"
 #include "amr/parallel_copy.hpp"
+#include "amr/run_failure.hpp"
 #include "solver/mg_ops.hpp"
 
 namespace pw {
@@ -60,11 +62,21 @@ LevelGeom coarsened(const LevelGeom& g) {
   return c;
 }
 
-/// Every box even and at least 2 * `least` cells wide in the used directions.
-bool can_coarsen(const BoxList& boxes, int dim, int least) {
+/// Every box even and at least 2 * `least` cells wide in the used directions, and, with
+/// `stay_even`, still even once halved.
+bool can_coarsen(const BoxList& boxes, int dim, int least, bool stay_even = false) {
+  const int multiple = stay_even ? 4 : 2;
   for (const Box& b : boxes)
     for (int d = 0; d < dim; ++d)
-      if (b.size()[d] % 2 != 0 || b.size()[d] < 2 * least) return false;
+      if (b.size()[d] % multiple != 0 || b.size()[d] < 2 * least) return false;
+  return true;
+}
+
+/// Every box's corner and sizes multiples of `granule` in the used directions.
+bool on_granule(const BoxList& boxes, int dim, int granule) {
+  for (const Box& b : boxes)
+    for (int d = 0; d < dim; ++d)
+      if (b.size()[d] % granule != 0 || b.lo[d] % granule != 0) return false;
   return true;
 }
 
@@ -77,7 +89,7 @@ double SolveReport::mean_reduction() const {
 
 Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
                      const PoissonBc& bc, const MgConfig& cfg, const Comm& comm,
-                     int depth)
+                     int granule, int depth)
     : cfg_(cfg),
       bc_(bc),
       comm_(comm),
@@ -99,13 +111,26 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   top->colour = mg::colour_rows(top->res);
   grids_.push_back(std::move(top));
 
-  // Distributed grids while every patch stays at least 4 cells wide (2 on a refined
-  // level, whose bottom is solved in place: the smaller, the fewer CG steps), at most
-  // `depth` of them when truncated.
+  // Distributed grids, at most `depth` of them when truncated. Covering the domain:
+  // while every patch stays at least 4 cells wide and even once halved, so that the
+  // gathered grids start one halving below (the same grids follow whatever the cut).
+  // A refined level, whose bottom is solved in place (the smaller, the fewer CG
+  // steps): while every cut allows patches 2 cells wide, as its granule says; its
+  // smallest patch would make the grids, and so the bits, depend on the cut.
+  if (!covers_domain_ && (granule <= 0 || !on_granule(layout.boxes, dim, granule)))
+    throw std::logic_error(fmt::format(
+        "Multigrid: a level that does not cover the domain needs the granule its boxes "
+        "keep (got {})",
+        granule));
   LevelLayout L = layout;
   LevelGeom g = geom;
-  while (can_coarsen(L.boxes, dim, covers_domain_ ? 4 : 2) &&
-         (!truncated_ || int(grids_.size()) < depth)) {
+  const auto deeper = [&] {
+    if (truncated_ && int(grids_.size()) >= depth) return false;
+    if (covers_domain_) return can_coarsen(L.boxes, dim, 4, /*stay_even=*/true);
+    return granule % 2 == 0 && granule >= 4;
+  };
+  while (deeper()) {
+    granule /= 2;
     for (Box& b : L.boxes)
       b = coarsen(b, r);
     g = coarsened(g);
@@ -251,8 +276,11 @@ void Multigrid::prolong_from(size_t k) {
   const mg::Refs crse = into_distributed ? c.phi_per_fine_patch : c.phi.refs();
   if (into_distributed && !c.from_distributed)
     mg::axpy(fine_phi, 1.0, crse);  // same resolution
-  else
-    mg::prolong_add(fine_phi, crse, f.geom.dim, cfg_.linear_prolongation);
+  else  // a refined level's grids: its coarse-fine corner ghosts depend on the cut
+    mg::prolong_add(fine_phi, crse, f.geom.dim,
+                    !cfg_.linear_prolongation ? Prolong::constant
+                    : c.cf_inside             ? Prolong::faces
+                                              : Prolong::multilinear);
 }
 
 void Multigrid::cycle(size_t k, bool f_cycle) {
@@ -395,7 +423,7 @@ void announce(const SolveReport& rep, const std::string& what, double target,
       rep.mean_reduction(), rep.seconds);
   if (!rep.converged) {
     if (cfg.fail_on_divergence)
-      throw UserError("poisson.fail_on_divergence: the solve did not converge: " + line);
+      throw RunFailure("poisson.fail_on_divergence: the solve did not converge: " + line);
     if (comm.rank() == 0)
       fmt::print(stderr, "patchwork: warning: not converged: {}\n", line);
   } else if (cfg.verbose && comm.rank() == 0) {

@@ -1,14 +1,18 @@
-// Geometric multigrid for the cell-centred Poisson equation lap(phi) = f on one level
-// whose patches cover the domain (AMR level 0, or a uniform grid). Patches are coarsened
-// by 2 while every box stays even and at least 4 cells wide; the coarsest distributed
-// grid is then gathered into one box held by every rank, coarsened further in that box,
-// and solved there by conjugate gradients (the coarsest grid has at most a few hundred
-// cells, so CG is exact in a few dozen iterations and needs no tuning; every rank solves
-// the same tiny problem, which costs less than scattering a result). Smoothing is
-// red-black Gauss-Seidel, restriction averages, prolongation is piecewise constant or
-// linear. Every step is independent of how the level is cut into patches and which rank
-// owns them, and norms and means are reduced exactly, so phi is bitwise the same at any
-// rank count, patch cut and thread count.
+// Geometric multigrid for the cell-centred Poisson equation lap(phi) = f on one level.
+// On a level whose patches cover the domain (AMR level 0, or a uniform grid) patches are
+// coarsened by 2 while every box stays even and at least 4 cells wide; the coarsest
+// distributed grid is then gathered into one box held by every rank, coarsened further
+// in that box, and solved there by conjugate gradients (the coarsest grid has at most a
+// few hundred cells, so CG is exact in a few dozen iterations and needs no tuning; every
+// rank solves the same tiny problem, which costs less than scattering a result). Where
+// the distributed grids end does not change the arithmetic: the same grids follow. A
+// refined level (coarse-fine ghosts holding Dirichlet values) runs CG on its coarsest
+// distributed grid, so how deep its grids go is set by what every cut of it allows (the
+// blocking factor), not by its smallest patch. Smoothing is red-black Gauss-Seidel,
+// restriction averages, prolongation is piecewise constant or linear. Every step is
+// independent of how the level is cut into patches and which rank owns them, and norms
+// and means are reduced exactly, so phi is bitwise the same at any rank count, patch cut
+// and thread count.
 #pragma once
 
 #include <memory>
@@ -36,20 +40,22 @@ struct SolveReport {
 };
 
 /// A solve's line, "<what>N cycles, residual ... s": printed (rank 0) when cfg.verbose;
-/// a solve that did not converge warns on stderr, or throws UserError under
+/// a solve that did not converge warns on stderr, or throws RunFailure under
 /// cfg.fail_on_divergence.
 void announce(const SolveReport& rep, const std::string& what, double target,
               const MgConfig& cfg, const Comm& comm);
 
 class Multigrid {
  public:
-  /// The grids for `layout` (patches covering geom.domain) with the domain conditions
-  /// `bc`. depth > 0: at most `depth` grids, the coarsest smoothed (pre_smooth +
-  /// post_smooth sweeps) in place of a bottom solve; for the corrections of a refined
-  /// level in the composite solve, whose coarser level takes the smooth error (not for
-  /// solve()). Collective over comm.
+  /// The grids for `layout` with the domain conditions `bc`. `granule`: a size every
+  /// cut of this level's cells into patches keeps, each box's corner and sizes being
+  /// multiples of it (the blocking factor); needed (> 0) on a level that does not cover
+  /// the domain, whose grids go as deep as it allows. depth > 0: at most `depth` grids,
+  /// the coarsest smoothed (pre_smooth + post_smooth sweeps) in place of a bottom solve;
+  /// for the corrections of a refined level in the composite solve, whose coarser level
+  /// takes the smooth error (not for solve()). Collective over comm.
   Multigrid(const LevelLayout& layout, const LevelGeom& geom, const PoissonBc& bc,
-            const MgConfig& cfg, const Comm& comm, int depth = 0);
+            const MgConfig& cfg, const Comm& comm, int granule = 0, int depth = 0);
   ~Multigrid();
 
   /// Solve lap(phi) = f (component 0 of each) on the layout given to the constructor:
@@ -58,8 +64,8 @@ class Multigrid {
   /// a singular problem the mean of f is removed first and phi is returned with zero
   /// mean. Stops at residual max(rtol |f|, atol, floor): floor is the caller's round-off
   /// level, where f is a difference of larger numbers (self-gravity's 4 pi G (rho -
-  /// mean)). Prints one line (rank 0) when cfg.verbose. Throws UserError when it does not
-  /// converge and cfg.fail_on_divergence. Collective.
+  /// mean)). Prints one line (rank 0) when cfg.verbose. Throws RunFailure when it does
+  /// not converge and cfg.fail_on_divergence. Collective.
   SolveReport solve(LevelData& phi, const LevelData& f, double floor = 0.0);
 
   /// An approximate correction for the composite solve (solver/composite_poisson.hpp):

@@ -171,18 +171,33 @@ KOKKOS_FORCEINLINE_FUNCTION void restrict_residual_cell(int i, int j, int k,
   crse(i, j, k) = sum / (s.dim == 3 ? 8.0 : 4.0);
 }
 
-/// fine(i, j, k) += the coarse correction at its centre: the parent's value (constant),
-/// or multilinear from the parent and its neighbours towards the fine cell, weights 3/4
-/// and 1/4 per direction (linear; reads the coarse ghosts).
+/// How a coarse correction reaches the fine cells.
+enum class Prolong {
+  constant,     // the parent's value
+  multilinear,  // from the parent and its neighbours towards the fine cell, weights 3/4
+                // and 1/4 per direction (reads edge and corner ghosts)
+  faces,        // the parent plus 1/4 of each face neighbour's difference towards the
+                // fine cell: exact for linear data, and reads face ghosts only (which a
+                // refined level's coarse-fine rule sets the same way for every cut)
+};
+
+/// fine(i, j, k) += the coarse correction at its centre, as `how` says.
 KOKKOS_FORCEINLINE_FUNCTION void prolong_cell(int i, int j, int k, const Field3& fine,
-                                              const Field3& crse, int dim, bool linear) {
+                                              const Field3& crse, int dim, Prolong how) {
   const int ic = i >> 1, jc = j >> 1, kc = dim == 3 ? (k >> 1) : k;
-  if (!linear) {
-    fine(i, j, k) += crse(ic, jc, kc);
+  const double c = crse(ic, jc, kc);
+  if (how == Prolong::constant) {
+    fine(i, j, k) += c;
     return;
   }
   const int si = (i & 1) ? 1 : -1, sj = (j & 1) ? 1 : -1;
-  const double c0 = 0.75 * crse(ic, jc, kc) + 0.25 * crse(ic + si, jc, kc);
+  if (how == Prolong::faces) {
+    double d = (crse(ic + si, jc, kc) - c) + (crse(ic, jc + sj, kc) - c);
+    if (dim == 3) d += crse(ic, jc, kc + ((k & 1) ? 1 : -1)) - c;
+    fine(i, j, k) += c + 0.25 * d;
+    return;
+  }
+  const double c0 = 0.75 * c + 0.25 * crse(ic + si, jc, kc);
   const double c1 = 0.75 * crse(ic, jc + sj, kc) + 0.25 * crse(ic + si, jc + sj, kc);
   const double plane = 0.75 * c0 + 0.25 * c1;
   if (dim == 2) {

@@ -48,7 +48,8 @@ SelfGravitySolve::Cached& SelfGravitySolve::cached(Hierarchy& h, int l) {
   }
   MgConfig quiet = cfg_;
   quiet.verbose = false;  // one line per coarse step instead
-  c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm);
+  c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm,
+                                      h.config().blocking_factor);
   return *c;
 }
 

@@ -331,6 +331,14 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "balance_lab: error: {} (see --help)\n", e.what());
     return 2;
   }
+  for (int m : o.max_size)  // the workload's own check cannot name the options
+    if (m % o.blocking_factor != 0) {
+      fmt::print(stderr,
+                 "balance_lab: error: --max-size: expected multiples of "
+                 "--blocking-factor ({}), got {} (see --help)\n",
+                 o.blocking_factor, m);
+      return 2;
+    }
   try {
     run_lab(o);
   } catch (const UserError& e) {

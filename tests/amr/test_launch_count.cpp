@@ -82,7 +82,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("gauss_seidel", [&] { mg::gauss_seidel(u, f, colour, 0, s, 1.0); });
   count("residual", [&] { mg::residual(r, u, f, s); });
   count("restrict", [&] { mg::restrict_residual(rc, u, f, s); });
-  count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, true); });
+  count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, Prolong::multilinear); });
   count("max_abs", [&] { mg::max_abs(u); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
   count("laplacian_max_product", [&] { mg::laplacian_max_product(r, u, s); });

@@ -74,6 +74,13 @@ pw_bad_deck(gravity_composite
   ${PROJECT_SOURCE_DIR}/inputs/clumps_3d.toml poisson.solve=composite)
 pw_bad_deck(poisson_cycles "poisson.max_cycles: expected an integer >= 1, got 0"
   ${PW_POISSON_DECK} poisson.max_cycles=0)
+# A solve that does not converge, under fail_on_divergence: the run went wrong (exit
+# code 3), in both solve modes (it was exit code 2, as for bad input).
+foreach(mode composite levels)
+  pw_bad_run(poisson_diverged_${mode} "patchwork: run failed: poisson.fail_on_divergence: the solve did not converge: poisson: " 3
+    ${PW_POISSON_DECK} poisson.solve=${mode} poisson.max_cycles=1
+    poisson.fail_on_divergence=true output.write=false time.max_step=1)
+endforeach()
 pw_bad_deck(poisson_bc "poisson.bc_lo: expected \"dirichlet\", \"neumann\" or \"periodic\", got \"robin\""
   ${PW_POISSON_DECK} "domain.periodic=[false,true]" "poisson.bc_lo=[\"robin\",\"periodic\"]")
 pw_bad_deck(clumps_count "clumps.count: expected 1 to 64, got 0"

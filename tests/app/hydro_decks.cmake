@@ -36,6 +36,7 @@ pw_bad_deck(hydro_negative_clump "clumps.amplitudes: expected density excesses >
 # Recorded answers of short runs of every hydro deck at 1 and 2 ranks (pw_fingerprint is
 # defined in fingerprints.cmake): a change that moves any bit of a hydro run fails here.
 pw_fingerprint(sod_x 12dd0fd7c0ef4138 ${PW_INPUTS}/sod_x.toml time.max_step=20)
+pw_fingerprint(sod_y 000818e8cd4daaff ${PW_INPUTS}/sod_y.toml time.max_step=20)
 pw_fingerprint(sod_z 1f32ca61ed2dff23 ${PW_INPUTS}/sod_z.toml time.max_step=10
   domain.n_cell=[16,16,128])
 pw_fingerprint(blast_2d a461a26fb9518d79 ${PW_INPUTS}/blast_2d.toml time.max_step=10)
@@ -45,8 +46,12 @@ pw_fingerprint(shockpool_2d 65db7a0151803c3f ${PW_INPUTS}/shockpool_2d.toml
   time.max_step=10)
 pw_fingerprint(shockpool_3d d92724f54ea54c65 ${PW_INPUTS}/shockpool_3d.toml
   time.max_step=4 domain.n_cell=[32,16,16])
-pw_fingerprint(clumps_3d dbb69f5f1671e2ac ${PW_INPUTS}/clumps_3d.toml time.max_step=2
+pw_fingerprint(clumps_3d 90cc7bdd37ca988a ${PW_INPUTS}/clumps_3d.toml time.max_step=2
   domain.n_cell=[16,16,16] amr.blocking_factor=8 amr.max_grid_size=16 amr.max_level=2)
+# Self-gravity where the balancer splits a patch at 2 ranks and none at 1.
+pw_fingerprint(clumps_3d_split 438c3e3b15d5d40c ${PW_INPUTS}/clumps_3d.toml
+  time.max_step=2 domain.n_cell=[16,16,16] amr.blocking_factor=4 amr.max_grid_size=16
+  amr.max_level=2 balance.method=chop_pack)
 # A blast or a shock outside the domain was accepted, and the run showed nothing of it.
 pw_bad_deck(hydro_blast_outside "blast.center: expected a point of the domain: coordinate 0 in [0, 1], got 5"
   ${PW_BLAST} "blast.center=[5.0,0.5]")

@@ -4,7 +4,8 @@
 # at its first step): it must exit with code 2 and leave every file of the first run as
 # it was (the history was replaced by a header-only one, the dump of step 0 by its own),
 # with no temporary file behind; then the same for a restart from the first run's dump
-# (it dropped the history's later rows before it stopped).
+# (it dropped the history's later rows before it stopped); then a restart with nothing
+# to run, which must write nothing, not even a run summary.
 set -u
 exe=$1 deck=$2 dir=$3
 rm -rf "$dir"
@@ -27,4 +28,17 @@ after=$(cd "$dir" && sha256sum plt_load.csv plt_0000*.h5 plt_0000*.xmf)
 [ "$before" = "$after" ] || { echo "restart: files changed:"; diff <(echo "$before") <(echo "$after"); exit 1; }
 leftover=$(find "$dir" -name '*.tmp*')
 [ -z "$leftover" ] || { echo "left behind: $leftover"; exit 1; }
+# A restart with nothing to run writes nothing at all: not even a run summary (it
+# replaced the last run's with one of a run of no steps), nor a folder for it.
+before=$(cd "$dir" && sha256sum *)
+for out in "$dir" "$dir-none"; do
+  rm -rf "$dir-none"
+  "$exe" "$deck" time.max_step=2 "output.dir=\"$out\"" "restart=\"$dir/plt_00002.h5\"" \
+    >/dev/null 2>&1
+  code=$?
+  [ "$code" -eq 0 ] || { echo "nothing to run: expected exit code 0, got $code"; exit 1; }
+  after=$(cd "$dir" && sha256sum *)
+  [ "$before" = "$after" ] || { echo "nothing to run: files changed:"; diff <(echo "$before") <(echo "$after"); exit 1; }
+  [ ! -e "$dir-none" ] || { echo "nothing to run: created $dir-none"; exit 1; }
+done
 echo "the first run's files are unchanged"

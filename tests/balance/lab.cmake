@@ -46,6 +46,9 @@ pw_lab_bad_option(overhead_nan
 pw_lab_bad_option(overhead_overflow
   "balance_lab: error: --overhead: expected a finite number >= 0, got 1e400"
   --overhead 1e400)
+pw_lab_bad_option(max_size_unaligned
+  "balance_lab: error: --max-size: expected multiples of --blocking-factor (8), got 20"
+  --max-size 20)
 pw_lab_bad_option(groups_zero
   "balance_lab: error: --groups: expected an integer in [1, 65536], got 0" --groups 0)
 # Integers are read in decimal: CLI11 read "010" as 8 and "0x10" as 16.

@@ -53,7 +53,7 @@ Outcome composite(const Problem& pb, int n, int refined, int ratio, const Comm& 
     const LevelLayout L = round_robin(
         chop(region, IntVect::in_dims(dim, 16, 1), IntVect::in_dims(dim, 4, 1)),
         comm.size(), l);
-    levels.push_back({L, g, r});
+    levels.push_back({L, g, r, 4});  // chop's blocking
     regions.push_back(region);
   }
   std::vector<LevelData> phi, f;

@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,16 @@ Grid level(const LevelGeom& g, const Box& region, int max_grid, const Comm& comm
   return G;
 }
 
+/// The largest size the boxes' corners and sizes are all multiples of (this fixed
+/// layout's; a run's levels give their blocking factor).
+int granule(const BoxList& boxes, int dim) {
+  int g = 0;
+  for (const Box& b : boxes)
+    for (int d = 0; d < dim; ++d)
+      g = std::gcd(g, std::gcd(b.lo[d], b.size()[d]));
+  return g;
+}
+
 LevelData rhs(const Args& a, const Grid& G, const Comm& comm) {
   const double pi = 3.14159265358979323846;
   LevelData f("f", G.layout, G.geom, 1, IntVect{}, comm.rank());
@@ -197,7 +208,7 @@ void run(const Args& a, int n, const Comm& comm) {
     fmt::print(
         "patchwork_mg bc={} n={} ranks={} max_grid={} cycle={} smooth={}+{} omega={} "
         "grids={} cycles={:.0f} "
-        "s_per_cycle={:.4f} total_s={:.3f} cells_cycles_per_s={:.3e} "
+        "s_per_cycle={:.4g} total_s={:.4g} cells_cycles_per_s={:.3e} "
         "rel_residual_max={:.2e}\n",
         a.periodic ? "periodic" : "dirichlet", n, comm.size(),
         G.layout.boxes[0].size()[0], a.f_cycle ? "F" : "V", a.pre, a.post,
@@ -220,14 +231,15 @@ void run_refined(const Args& a, int n, const Comm& comm) {
   for (const Grid& G : grids) {
     phi.emplace_back("phi", G.layout, G.geom, 1, IntVect::uniform(1), comm.rank());
     f.push_back(rhs(a, G, comm));
-    levels.push_back({G.layout, G.geom, r});
+    levels.push_back({G.layout, G.geom, r, granule(G.layout.boxes, G.geom.dim)});
     ncells += double(num_cells(G.layout.boxes));
   }
   const PoissonBc bc = dirichlet_zero();
   const MgConfig cfg = config(a);
   CompositePoisson composite(levels, bc, cfg, comm);
   Multigrid mg0(grids[0].layout, grids[0].geom, bc, cfg, comm);
-  Multigrid mg1(grids[1].layout, grids[1].geom, bc, cfg, comm);
+  Multigrid mg1(grids[1].layout, grids[1].geom, bc, cfg, comm,
+                granule(grids[1].layout.boxes, grids[1].geom.dim));
   for (const bool comp : {true, false}) {
     std::vector<double> secs, cycles, rel_max;
     for (int rep = 0; rep < a.repeats; ++rep) {
@@ -256,8 +268,8 @@ void run_refined(const Args& a, int n, const Comm& comm) {
     const double t = median(secs), c = median(cycles);
     if (comm.rank() == 0)
       fmt::print(
-          "{} bc={} n={} ranks={} cells={:.0f} cycles={:.0f} s_per_cycle={:.4f} "
-          "total_s={:.3f} cells_cycles_per_s={:.3e} rel_residual_max={:.2e}\n",
+          "{} bc={} n={} ranks={} cells={:.0f} cycles={:.0f} s_per_cycle={:.4g} "
+          "total_s={:.4g} cells_cycles_per_s={:.3e} rel_residual_max={:.2e}\n",
           comp ? "patchwork_composite" : "patchwork_levels",
           a.periodic ? "periodic" : "dirichlet", n, comm.size(), ncells, c, t / c, t,
           ncells * c / t, median(rel_max));
