@@ -195,7 +195,8 @@ void LoadHistory::append(int balance_step, const BalanceEvent& e, const PlanReco
           balance_step, e.step, e.time, r, p.rank_load[r], p.rank_patches[r],
           p.load.imbalance, p.load.std, p.load.idle, p.load.estimated_balance,
           p.load.uintah_i, e.bytes_migrated, p.split, e.cut_cells, 1e3 * p.seconds, m);
-    if (rename_pending_) why = publish();
+    if (rename_pending_) why = still_there();  // says why a rename would fail
+    if (why.empty() && rename_pending_) why = publish();
     if (why.empty()) why = write(rows);
   }
   why = first_error(comm_, why);

@@ -126,7 +126,8 @@ class Multigrid {
   std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself
   LevelData* top_phi_ = nullptr;              // grid 0's phi and f, during solve()
   const LevelData* top_f_ = nullptr;
-  LevelData f_used_;  // f less its mean, for a singular problem
+  double top_target_ = 0.0;  // solve()'s max-norm target, while it runs
+  LevelData f_used_;         // f less its mean, for a singular problem
 };
 
 }  // namespace pw

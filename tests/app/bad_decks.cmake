@@ -81,6 +81,15 @@ foreach(mode composite levels)
     ${PW_POISSON_DECK} poisson.solve=${mode} poisson.max_cycles=1
     poisson.fail_on_divergence=true output.write=false time.max_step=1)
 endforeach()
+# Blocking factor 2 leaves a refined level no coarser grid: its CG must reach the solve's
+# target (stopped at 1e-4 of the rhs, every refined level's solve ran out of cycles).
+add_test(NAME poisson_levels_blocking_factor_2
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/expect_output.sh "^poisson: 6 level solves, "
+          -- $<TARGET_FILE:patchwork> ${PW_POISSON_DECK} poisson.solve=levels
+          amr.blocking_factor=2 poisson.fail_on_divergence=true output.write=false
+          time.max_step=1)
+set_tests_properties(poisson_levels_blocking_factor_2 PROPERTIES
+  ENVIRONMENT "${PW_TEST_ENV}" TIMEOUT 120)
 pw_bad_deck(poisson_bc "poisson.bc_lo: expected \"dirichlet\", \"neumann\" or \"periodic\", got \"robin\""
   ${PW_POISSON_DECK} "domain.periodic=[false,true]" "poisson.bc_lo=[\"robin\",\"periodic\"]")
 pw_bad_deck(clumps_count "clumps.count: expected 1 to 64, got 0"

@@ -65,10 +65,15 @@ pw_fingerprint(poisson_2d_composite 704be77d2f75d430 ${PW_INPUTS}/poisson_2d.tom
 pw_fingerprint(poisson_2d_levels 7cb2ad4cd9537c7f ${PW_INPUTS}/poisson_2d.toml
   time.max_step=3 poisson.solve=levels)
 # At 2 ranks the balancer splits patches that stay whole at 1 (the answer moved with the
-# cut before, solved level by level).
+# cut before, solved level by level, and composite at ratio 4, whose refined level's
+# correction has a coarser grid: e84832d6... against e9505c4b..., and b4e0bf32...
+# against 99f69a24...).
 pw_fingerprint(poisson_2d_levels_split 05739cfe8efbee68 ${PW_INPUTS}/poisson_2d.toml
   time.max_step=4 poisson.solve=levels amr.max_grid_size=128 balance.method=lan
   balance.lan.threshold=1.01)
+pw_fingerprint(poisson_2d_composite_ratio4_split fc96e4c958a67c21
+  ${PW_INPUTS}/poisson_2d.toml time.max_step=2 poisson.solve=composite amr.ref_ratio=4
+  amr.max_level=1 amr.max_grid_size=128 balance.method=lan balance.lan.threshold=1.01)
 pw_fingerprint(clumps_poisson_3d f3c1489da156a9a3 ${PW_INPUTS}/clumps_poisson_3d.toml
   time.max_step=2)
 pw_fingerprint(poisson_3d_composite 0f34523e7371c4e0 ${PW_INPUTS}/poisson_3d.toml

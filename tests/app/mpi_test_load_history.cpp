@@ -286,6 +286,24 @@ TEST(LoadHistory, AHistoryRemovedOrReplacedWhileTheRunGoesIsAnError) {
   const auto dir = unique_dir(comm) / "removed";
   const OutputConfig cfg = history_in(dir);
   const std::string file = LoadHistory::path(cfg);
+  {
+    // Before the first row: the temporary that would replace the history is gone.
+    if (comm.rank() == 0) std::filesystem::create_directories(dir);
+    comm.barrier();
+    LoadHistory h(cfg, comm);
+    comm.barrier();
+    if (comm.rank() == 0) std::filesystem::remove_all(dir);
+    comm.barrier();
+    std::string e;
+    try {
+      append_and_read(h, comm, file, 1, 0);
+    } catch (const UserError& err) {
+      e = err.what();
+    }
+    EXPECT_NE(e.find("cannot write the load history " + file + ": the file was removed"),
+              std::string::npos)
+        << e;
+  }
   for (const std::string what : {"removed", "replaced"}) {
     if (comm.rank() == 0) std::filesystem::create_directories(dir);
     comm.barrier();
@@ -311,5 +329,39 @@ TEST(LoadHistory, AHistoryRemovedOrReplacedWhileTheRunGoesIsAnError) {
         << e;
     comm.barrier();
   }
+  if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST(LoadHistory, AHistoryThatCannotStartLeavesNoTemporary) {
+  // The header cannot be written (a file-size limit below it, as on a full disk): an
+  // error on every rank, the earlier history as it was, and no .tmp left behind.
+  const Comm comm;
+  const auto dir = unique_dir(comm) / "nostart";
+  const OutputConfig cfg = history_in(dir);
+  const std::string file = LoadHistory::path(cfg);
+  if (comm.rank() == 0) {
+    std::filesystem::create_directories(dir);
+    std::ofstream(file, std::ios::binary) << header_and_step_0();
+  }
+  comm.barrier();
+  rlimit old{};
+  getrlimit(RLIMIT_FSIZE, &old);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit low = old;
+  low.rlim_cur = 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
+  std::string e;
+  try {
+    LoadHistory h(cfg, comm);
+  } catch (const UserError& err) {
+    e = err.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(e.find("cannot write the load history " + file), std::string::npos) << e;
+  comm.barrier();
+  EXPECT_EQ(contents(file), header_and_step_0());
+  EXPECT_FALSE(std::filesystem::exists(file + ".tmp"));
+  comm.barrier();
   if (comm.rank() == 0) std::filesystem::remove_all(dir.parent_path());
 }

@@ -113,6 +113,7 @@ using namespace pw;
 struct Grid {
   LevelGeom geom;
   LevelLayout layout;
+  int granule = 0;  // the chop's blocking: what a run's blocking factor would be
 };
 
 /// The level covering `region` of geometry g, cut into patches of at most max_grid,
@@ -120,20 +121,13 @@ struct Grid {
 Grid level(const LevelGeom& g, const Box& region, int max_grid, const Comm& comm) {
   Grid G{g, {}};
   const int m = std::min(max_grid, region.size()[0]);
-  G.layout.boxes = chop(region, IntVect::uniform(m), IntVect::uniform(std::min(8, m)));
+  G.granule = std::min(8, m);  // and the region's corner a multiple of it
+  for (int d = 0; d < g.dim; ++d)
+    G.granule = std::gcd(G.granule, region.lo[d]);
+  G.layout.boxes = chop(region, IntVect::uniform(m), IntVect::uniform(G.granule));
   for (size_t p = 0; p < G.layout.size(); ++p)
     G.layout.owner.push_back(int(p * size_t(comm.size()) / G.layout.size()));
   return G;
-}
-
-/// The largest size the boxes' corners and sizes are all multiples of (this fixed
-/// layout's; a run's levels give their blocking factor).
-int granule(const BoxList& boxes, int dim) {
-  int g = 0;
-  for (const Box& b : boxes)
-    for (int d = 0; d < dim; ++d)
-      g = std::gcd(g, std::gcd(b.lo[d], b.size()[d]));
-  return g;
 }
 
 LevelData rhs(const Args& a, const Grid& G, const Comm& comm) {
@@ -231,15 +225,14 @@ void run_refined(const Args& a, int n, const Comm& comm) {
   for (const Grid& G : grids) {
     phi.emplace_back("phi", G.layout, G.geom, 1, IntVect::uniform(1), comm.rank());
     f.push_back(rhs(a, G, comm));
-    levels.push_back({G.layout, G.geom, r, granule(G.layout.boxes, G.geom.dim)});
+    levels.push_back({G.layout, G.geom, r, G.granule});
     ncells += double(num_cells(G.layout.boxes));
   }
   const PoissonBc bc = dirichlet_zero();
   const MgConfig cfg = config(a);
   CompositePoisson composite(levels, bc, cfg, comm);
   Multigrid mg0(grids[0].layout, grids[0].geom, bc, cfg, comm);
-  Multigrid mg1(grids[1].layout, grids[1].geom, bc, cfg, comm,
-                granule(grids[1].layout.boxes, grids[1].geom.dim));
+  Multigrid mg1(grids[1].layout, grids[1].geom, bc, cfg, comm, grids[1].granule);
   for (const bool comp : {true, false}) {
     std::vector<double> secs, cycles, rel_max;
     for (int rep = 0; rep < a.repeats; ++rep) {
