@@ -70,6 +70,17 @@ std::string append_and_read(LoadHistory& h, const Comm& comm, const std::string&
   return contents(file);
 }
 
+/// The UserError an append throws ("" if none).
+std::string append_error(LoadHistory& h, const Comm& comm, const std::string& file,
+                         int balance_step, int step) {
+  try {
+    append_and_read(h, comm, file, balance_step, step);
+  } catch (const UserError& err) {
+    return err.what();
+  }
+  return "";
+}
+
 /// `text` ends with one row per rank of `balance_step` and `step` after `before`.
 void expect_rows_after(const std::string& text, const std::string& before,
                        int balance_step, int step, int ranks) {
@@ -294,12 +305,7 @@ TEST(LoadHistory, AHistoryRemovedOrReplacedWhileTheRunGoesIsAnError) {
     comm.barrier();
     if (comm.rank() == 0) std::filesystem::remove_all(dir);
     comm.barrier();
-    std::string e;
-    try {
-      append_and_read(h, comm, file, 1, 0);
-    } catch (const UserError& err) {
-      e = err.what();
-    }
+    const std::string e = append_error(h, comm, file, 1, 0);
     EXPECT_NE(e.find("cannot write the load history " + file + ": the file was removed"),
               std::string::npos)
         << e;
@@ -318,12 +324,7 @@ TEST(LoadHistory, AHistoryRemovedOrReplacedWhileTheRunGoesIsAnError) {
       }
     }
     comm.barrier();
-    std::string e;
-    try {
-      append_and_read(h, comm, file, 2, 2);
-    } catch (const UserError& err) {
-      e = err.what();
-    }
+    const std::string e = append_error(h, comm, file, 2, 2);
     EXPECT_NE(e.find("cannot write the load history " + file + ": the file was " + what),
               std::string::npos)
         << e;
