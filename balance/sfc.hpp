@@ -44,10 +44,12 @@ CurveCut threshold_cut(const std::vector<double>& weights,
 
 /// Fig. 4 for p = speed.size() ranks: each round, rank r searches with threshold
 /// avg + (best - avg) * r / p, the min-reduction (lowest rank on ties) gives the new
-/// best, the winner sends its cut; stop when a round finds nothing below it. Starts from
-/// the greedy prefix cut, so never worse than it. `rounds`, when given, receives the
-/// number of rounds run. `comm`: the ranks' communicator (null: all p simulated here);
-/// the result is the same on every rank and for every communicator.
+/// best, the winner sends its cut; stop when a round finds nothing below it. Starts, as
+/// the paper does, from the whole load on one rank (total / the slowest speed). Returns
+/// the greedy prefix cut instead where that is better, or no pass was ever valid (one
+/// rank): never worse than either. `rounds`, when given, receives the number of rounds
+/// run. `comm`: the ranks' communicator (null: all p
+/// simulated here); the result is the same on every rank and for every communicator.
 CurveCut distribute_curve(const std::vector<double>& weights,
                           const std::vector<double>& speed, int* rounds = nullptr,
                           const RankComm* comm = nullptr);

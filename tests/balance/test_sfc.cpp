@@ -126,8 +126,9 @@ void expect_contiguous(const CurveCut& cut, int n, int p) {
 }
 
 /// Fig. 4's search for all ranks written plainly, as distribute_curve documents it: from
-/// the greedy cut, every round runs every rank's whole pass (no pruning, nothing reused)
-/// and the min-reduction picks the next best, until no rank improves.
+/// maxWeight = the whole load on the slowest rank, every round runs every rank's whole
+/// pass (no pruning, nothing reused) and the min-reduction picks the next best, until no
+/// rank improves; then the greedy cut where it is better, or no pass was ever valid.
 CurveCut plain_search(const std::vector<double>& w, const std::vector<double>& s,
                       int& rounds) {
   const int p = int(s.size());
@@ -137,7 +138,8 @@ CurveCut plain_search(const std::vector<double>& w, const std::vector<double>& s
   for (int k = p - 1; k >= 0; --k)
     speed += s[k];
   const double average = total / speed;
-  CurveCut best = greedy_prefix_cut(w, s);
+  CurveCut best;
+  best.max_load = total / *std::min_element(s.begin(), s.end());
   for (rounds = 1;; ++rounds) {
     const double max_weight = best.max_load;
     std::vector<double> local(p);
@@ -146,7 +148,10 @@ CurveCut plain_search(const std::vector<double>& w, const std::vector<double>& s
       local[r] = c.valid ? c.max_load : std::numeric_limits<double>::infinity();
     }
     const RankMin m = allreduce_minloc(local);
-    if (!(m.value < max_weight)) return best;
+    if (!(m.value < max_weight)) {
+      const CurveCut greedy = greedy_prefix_cut(w, s);
+      return best.valid && best.max_load <= greedy.max_load ? best : greedy;
+    }
     best = threshold_cut(w, s, average + (max_weight - average) * m.rank / p);
   }
 }
@@ -293,7 +298,7 @@ TEST(Sfc, SearchAndMinReductionStopAtABruteForceCheckedBottleneck) {
   const std::vector<double> w = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3};
   const std::vector<double> speed(3, 1.0);
   const double average = 39.0 / 3;
-  double max_weight = greedy_prefix_cut(w, speed).max_load;
+  double max_weight = 39.0;  // maxWeight = totalWeight
   int rounds = 0;
   while (true) {
     ++rounds;
