@@ -246,6 +246,10 @@ SolveReport CompositePoisson::solve(const std::vector<LevelData*>& phi,
     const double m = level_mean(*levels_[0]->phi, comm_);
     for (size_t l = 0; l < n; ++l)
       mg::add_constant(*levels_[l]->phi, -m);
+    // Covered cells again the mean of the finer ones: mean(fine - m) and mean(fine) - m
+    // differ in their last bits, and a restart's re-solve, which averages down first,
+    // would start from the other (the next regrid fills new fine cells from them).
+    average_down(true);
   }
   for (size_t l = 0; l < n; ++l)
     levels_[l]->phi = nullptr;
