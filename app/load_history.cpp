@@ -166,7 +166,6 @@ std::string LoadHistory::still_there() const {
 }
 
 std::string LoadHistory::write(const std::string& text) {
-  if (std::string why = still_there(); !why.empty()) return why;
   const long before = std::ftell(file_);
   if (std::fwrite(text.data(), 1, text.size(), file_) == text.size() &&
       std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0)
@@ -195,7 +194,7 @@ void LoadHistory::append(int balance_step, const BalanceEvent& e, const PlanReco
           balance_step, e.step, e.time, r, p.rank_load[r], p.rank_patches[r],
           p.load.imbalance, p.load.std, p.load.idle, p.load.estimated_balance,
           p.load.uintah_i, e.bytes_migrated, p.split, e.cut_cells, 1e3 * p.seconds, m);
-    if (rename_pending_) why = still_there();  // says why a rename would fail
+    why = still_there();  // before the rename, which would fail for want of the .tmp
     if (why.empty() && rename_pending_) why = publish();
     if (why.empty()) why = write(rows);
   }

@@ -213,8 +213,8 @@ CurveCut distribute(const Curve& c, const RankComm& comm, int* rounds) {
   const double total = c.prefix.back();
   const double average = total / c.speed_left[0];
   // Fig. 4 starts from maxWeight = totalWeight: the whole curve on one rank (per unit
-  // speed, the slowest). Starting from the greedy cut instead gave another answer in 9%
-  // of random curves, better or worse, and its rank thresholds a narrower range.
+  // speed, the slowest). Starting from the greedy cut narrows the ranks' thresholds and
+  // gives another answer on some curves, better or worse.
   CurveCut best;
   best.max_load = total / c.min_speed;
   int round = 0;
@@ -260,7 +260,7 @@ CurveCut distribute(const Curve& c, const RankComm& comm, int* rounds) {
   // Departure: the greedy prefix cut where it is better than the search's (on small
   // curves the search can end well above it: 14 against 12 on 3 ranks), or where no
   // rank's pass was ever valid (one rank, whose strict cap stops short of the end).
-  CurveCut greedy = greedy_cut(c);
+  const CurveCut greedy = greedy_cut(c);
   return best.valid && best.max_load <= greedy.max_load ? best : greedy;
 }
 

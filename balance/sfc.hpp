@@ -48,8 +48,8 @@ CurveCut threshold_cut(const std::vector<double>& weights,
 /// the paper does, from the whole load on one rank (total / the slowest speed). Returns
 /// the greedy prefix cut instead where that is better, or no pass was ever valid (one
 /// rank): never worse than either. `rounds`, when given, receives the number of rounds
-/// run. `comm`: the ranks' communicator (null: all p
-/// simulated here); the result is the same on every rank and for every communicator.
+/// run. `comm`: the ranks' communicator (null: all p simulated here); the result is the
+/// same on every rank and for every communicator.
 CurveCut distribute_curve(const std::vector<double>& weights,
                           const std::vector<double>& speed, int* rounds = nullptr,
                           const RankComm* comm = nullptr);

@@ -70,6 +70,26 @@ std::string append_and_read(LoadHistory& h, const Comm& comm, const std::string&
   return contents(file);
 }
 
+/// Writes beyond `bytes` of a file fail (EFBIG, SIGXFSZ ignored) while it lives, as on a
+/// full disk.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) : handler_(std::signal(SIGXFSZ, SIG_IGN)) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    rlimit low = old_;
+    low.rlim_cur = bytes;
+    EXPECT_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, handler_);
+  }
+
+ private:
+  rlimit old_{};
+  void (*handler_)(int);
+};
+
 /// The UserError an append throws ("" if none).
 std::string append_error(LoadHistory& h, const Comm& comm, const std::string& file,
                          int balance_step, int step) {
@@ -264,23 +284,18 @@ TEST(LoadHistory, AFailedAppendIsAUserErrorOnEveryRankAndLeavesWholeRows) {
   const auto dir = unique_dir(comm) / "full";
   // Writes past the header and 10 bytes fail (EFBIG, the signal ignored), as on a full
   // disk: the first row is cut short.
-  rlimit old{};
-  getrlimit(RLIMIT_FSIZE, &old);
-  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  rlimit low = old;
-  low.rlim_cur = std::strlen(LoadHistory::header()) + 1 + 10;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
   std::string e;
-  try {
-    pw::testing::run_deck(
-        pw::testing::swirl_deck(2), comm,
-        {"output.write=true", "output.interval=0", "output.dir=\"" + dir.string() + "\"",
-         "output.prefix=\"lh\"", "time.max_step=6"});
-  } catch (const UserError& err) {
-    e = err.what();
+  {
+    const FileSizeLimit limit(std::strlen(LoadHistory::header()) + 1 + 10);
+    try {
+      pw::testing::run_deck(pw::testing::swirl_deck(2), comm,
+                            {"output.write=true", "output.interval=0",
+                             "output.dir=\"" + dir.string() + "\"",
+                             "output.prefix=\"lh\"", "time.max_step=6"});
+    } catch (const UserError& err) {
+      e = err.what();
+    }
   }
-  setrlimit(RLIMIT_FSIZE, &old);
-  std::signal(SIGXFSZ, old_handler);
   EXPECT_NE(e.find("cannot write the load history " + (dir / "lh_load.csv").string()),
             std::string::npos)
       << e;
@@ -345,20 +360,15 @@ TEST(LoadHistory, AHistoryThatCannotStartLeavesNoTemporary) {
     std::ofstream(file, std::ios::binary) << header_and_step_0();
   }
   comm.barrier();
-  rlimit old{};
-  getrlimit(RLIMIT_FSIZE, &old);
-  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  rlimit low = old;
-  low.rlim_cur = 10;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
   std::string e;
-  try {
-    LoadHistory h(cfg, comm);
-  } catch (const UserError& err) {
-    e = err.what();
+  {
+    const FileSizeLimit limit(10);
+    try {
+      LoadHistory h(cfg, comm);
+    } catch (const UserError& err) {
+      e = err.what();
+    }
   }
-  setrlimit(RLIMIT_FSIZE, &old);
-  std::signal(SIGXFSZ, old_handler);
   EXPECT_NE(e.find("cannot write the load history " + file), std::string::npos) << e;
   comm.barrier();
   EXPECT_EQ(contents(file), header_and_step_0());
