@@ -49,6 +49,70 @@ KOKKOS_INLINE_FUNCTION void interp_coarse_cell(const A& crse, const A& fine, int
   }
 }
 
+/// The value of fine cell (ii, jj, kk) of a coarse cell (offsets within it) from the
+/// coarse value u0 and slopes s per coarse width: the expression of interp_coarse_cell
+/// and interp_whole_block, so the same bits. R: IntVect or FixedRatio.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION double linear_child(double u0, const double s[3], int ii,
+                                                int jj, int kk, const R& r) {
+  const double zk = s[2] * ((kk + 0.5) / r[2] - 0.5);
+  const double yj = s[1] * ((jj + 0.5) / r[1] - 0.5);
+  return u0 + s[0] * ((ii + 0.5) / r[0] - 0.5) + yj + zk;
+}
+
+/// Components of a conserved gas state, in this order from its first: density, the
+/// three momenta, total energy (Interp::gas_state).
+constexpr int gas_state_ncomp = 5;
+
+/// Fill the fine cells of coarse cell (ic, jc, kc) that lie in `box` with the gas state
+/// of components c0 .. c0 + 4 (gas_state_ncomp): MC-limited linear in each component, as
+/// interp_coarse_cell, where every fine cell of the coarse cell gets a positive density
+/// and internal energy E - |m|^2 / (2 rho); elsewhere every fine cell takes the coarse
+/// state. Slopes limited one component at a time keep each within its neighbours, but
+/// not the internal energy, the difference of two of them: beside fast, cold gas a fine
+/// cell can come out with a negative pressure. All r^dim fine cells are checked, in the
+/// box or not, so that a fine cell's value does not depend on the region it is filled
+/// in. Conservative either way.
+template <class A, class R>
+KOKKOS_INLINE_FUNCTION void interp_gas_cell(const A& crse, const A& fine, int ic, int jc,
+                                            int kc, int c0, const R& r, int dim,
+                                            const Box& box) {
+  constexpr int nc = gas_state_ncomp;
+  double u0[nc], s[nc][3];
+  for (int c = 0; c < nc; ++c) {
+    u0[c] = crse(ic, jc, kc, c0 + c);
+    for (int d = 0; d < 3; ++d) {
+      s[c][d] = 0.0;
+      if (d >= dim) continue;
+      const int e0 = d == 0, e1 = d == 1, e2 = d == 2;
+      s[c][d] = mc_slope(crse(ic - e0, jc - e1, kc - e2, c0 + c), u0[c],
+                         crse(ic + e0, jc + e1, kc + e2, c0 + c));
+    }
+  }
+  bool positive = true;
+  for (int kk = 0; kk < r[2]; ++kk)
+    for (int jj = 0; jj < r[1]; ++jj)
+      for (int ii = 0; ii < r[0]; ++ii) {
+        double q[nc];
+        for (int c = 0; c < nc; ++c)
+          q[c] = linear_child(u0[c], s[c], ii, jj, kk, r);
+        positive = positive && q[0] > 0.0 &&
+                   q[4] - 0.5 * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) / q[0] > 0.0;
+      }
+  if (!positive)
+    for (int c = 0; c < nc; ++c)
+      s[c][0] = s[c][1] = s[c][2] = 0.0;
+  const IntVect lo = max(IntVect{ic * r[0], jc * r[1], kc * r[2]}, box.lo);
+  const IntVect hi = min(
+      IntVect{ic * r[0] + r[0] - 1, jc * r[1] + r[1] - 1, kc * r[2] + r[2] - 1}, box.hi);
+  for (int k = lo[2]; k <= hi[2]; ++k)
+    for (int j = lo[1]; j <= hi[1]; ++j)
+      for (int i = lo[0]; i <= hi[0]; ++i)
+        for (int c = 0; c < nc; ++c)
+          fine(i, j, k, c0 + c) =
+              linear_child(u0[c], s[c], i - ic * r[0], j - jc * r[1], k - kc * r[2], r);
+}
+
 /// The conservative quadratic interpolant of coarse cell (ic, jc, kc) from its 3^dim
 /// neighbourhood, averaged over each fine cell in `box`: in local coordinates x_d in
 /// [-1/2, 1/2], u0 + sum_d (s_d x_d + q_d (x_d^2 - 1/12)) + sum_{d<e} m_de x_d x_e, whose

@@ -1,8 +1,21 @@
 #include "amr/interpolate.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "amr/interp_kernels.hpp"
 
 namespace pw {
+namespace {
+
+void check_gas_run(int n0, int n1) {
+  if (n1 - n0 != gas_state_ncomp)
+    throw std::logic_error("Interp::gas_state is for runs of " +
+                           std::to_string(gas_state_ncomp) + " components, got " +
+                           std::to_string(n1 - n0));
+}
+
+}  // namespace
 
 void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
                          int dim, Interp kind, int c0, int c1) {
@@ -12,6 +25,14 @@ void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVe
   const IntVect r = ratio;
   const Box b = box;
   const Box cells = coarsen(box, ratio);
+  if (kind == Interp::gas_state) {
+    check_gas_run(n0, n1);
+    for_each_cell(
+        "amr::interpolate_gas_state", cells, KOKKOS_LAMBDA(int i, int j, int k) {
+          interp_gas_cell(c, f, i, j, k, n0, r, dim, b);
+        });
+    return;
+  }
   if (kind == Interp::quadratic) {
     for_each_cell(
         "amr::interpolate_quadratic", cells, KOKKOS_LAMBDA(int i, int j, int k) {
@@ -125,6 +146,15 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
             for (int m = n0; m < n1; ++m)
               interp_quadratic_cell(crse(g.patch), fine(g.patch), i, j, k, m, r, dim,
                                     g.box);
+          });
+      continue;
+    }
+    if (kind == Interp::gas_state) {
+      check_gas_run(n0, n1);
+      for_each_box_cell(
+          "amr::interpolate_gas_state", cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+            const FineRegion g = regions(n);
+            interp_gas_cell(crse(g.patch), fine(g.patch), i, j, k, n0, r, dim, g.box);
           });
       continue;
     }

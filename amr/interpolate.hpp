@@ -9,13 +9,16 @@
 
 namespace pw {
 
-/// Coarse-to-fine interpolation in space, chosen per component. All three are
+/// Coarse-to-fine interpolation in space, chosen per component. All are
 /// conservative (the fine cells under a coarse cell average to its value) and read the
 /// coarse cell's neighbours one away in every used direction.
 enum class Interp {
   conservative_linear,  // monotonized-central limited slopes: no new extrema (states)
   linear,               // central slopes, unlimited: exact for linear data
   quadratic,            // with curvature and cross terms: exact for quadratic data
+  gas_state,  // density, 3 momenta, total energy together: conservative_linear where
+              // every fine cell keeps a positive internal energy, the coarse state
+              // elsewhere (interp_gas_cell)
 };
 
 /// fine(box) = interpolation of crse, components [c0, c1) (all when c1 < 0). Pre: crse

@@ -353,6 +353,8 @@ std::vector<std::string> Hydro::component_names() const {
 
 std::vector<Interp> Hydro::interpolation() const {
   std::vector<Interp> interp(size_t(hp_.nvars()), Interp::conservative_linear);
+  for (int c = 0; c < hydro_index::nbase; ++c)
+    interp[size_t(c)] = Interp::gas_state;
   if (hp_.gravity) interp.push_back(Interp::quadratic);
   return interp;
 }

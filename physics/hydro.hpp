@@ -56,9 +56,10 @@ class Hydro : public Physics {
   int nghost() const override { return 2; }
   BcSet boundary_conditions() const override { return bcs_; }
   bool fluxes_in_scratch() const override { return true; }
-  /// Limited (MC) linear on the conserved variables: conservative and free of new
-  /// extrema, so density stays positive; a pressure a fine ghost would get below the
-  /// floor is raised when read and counted (read_floors). phi: quadratic (smooth).
+  /// Limited (MC) linear on the conserved variables, conservative and free of new
+  /// extrema, where it keeps every fine cell's internal energy positive; a coarse cell
+  /// where it would not gives its fine cells its own state (Interp::gas_state). Scalars
+  /// limited linear, phi quadratic (smooth).
   std::vector<Interp> interpolation() const override;
   std::vector<std::string> counter_names() const override;
   /// phi (after the scalars) and density, when hydro.gravity is on.

@@ -197,7 +197,13 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     if (H5Aexists(ck, "initial_totals") > 0) {
       initial_totals_ = h5::read_attr_doubles(ck, "initial_totals");
       if (int(initial_totals_.size()) != ncomp_) bad("initial_totals has the wrong size");
+      // The baseline of the run's conservation figures: a NaN would print as one.
+      for (double t : initial_totals_)
+        if (!std::isfinite(t)) bad("initial_totals holds a value that is not finite");
     }
+    // A level past num_levels would be dropped without a word.
+    if (H5Lexists(file, ("level_" + std::to_string(nlev)).c_str(), H5P_DEFAULT) > 0)
+      bad(fmt::format("num_levels is {}, but the file holds level_{} too", nlev, nlev));
 
     const h5::Id box_t = h5::box_type(dim_);
     for (int l = 0; l < nlev; ++l) {
@@ -209,6 +215,16 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
       if (pd != geom.domain)
         bad(fmt::format("{}: domain {} differs from the deck's {}", name, to_string(pd),
                         to_string(geom.domain)));
+      for (int d = 0; d < dim_ && l == 0; ++d) {
+        const std::string key = "is_periodic_" + std::to_string(d);
+        if (H5Aexists(g, key.c_str()) <= 0) continue;
+        const bool periodic = h5::read_attr_int(g, key) != 0;
+        if (periodic != geom.periodic[d])
+          bad(
+              fmt::format("holds a run {}periodic in direction {}, the deck's "
+                          "domain.periodic says {}",
+                          periodic ? "" : "not ", d, geom.periodic[d]));
+      }
       LevelClock c;
       c.t_old = h5::read_attr_double(g, "t_old");
       c.t_new = h5::read_attr_double(g, "t_new");

@@ -46,9 +46,12 @@ std::string xdmf_text(const Hierarchy& h, const std::vector<std::string>& compon
     for (size_t p = 0; p < boxes.size(); ++p) {
       const Box& b = boxes[p];
       const long nc = b.num_cells();
-      // XDMF lists the slowest axis first: z, y, x (a 2D run's patches are 2D meshes,
-      // so that ParaView integrates them over areas).
-      std::string dims, nodes, origin, spacing;
+      // XDMF lists the slowest axis first: z, y, x. A 2D run's patch is a 3D mesh one
+      // cell thick, from z = 0 to 1: ParaView's XDMF reader puts a 2D mesh's axes in
+      // its y-z plane (x in y, y in z), and with unit thickness a volume integral is
+      // the area integral.
+      std::string dims = g.dim == 2 ? "1 " : "", nodes = g.dim == 2 ? "2 " : "",
+                  origin = g.dim == 2 ? "0 " : "", spacing = g.dim == 2 ? "1 " : "";
       for (int d = g.dim - 1; d >= 0; --d) {
         const char* sep = d > 0 ? " " : "";
         dims += fmt::format("{}{}", b.size()[d], sep);
@@ -58,15 +61,14 @@ std::string xdmf_text(const Hierarchy& h, const std::vector<std::string>& compon
       }
       s += fmt::format(
           "    <Grid Name=\"level_{}_patch_{}\" GridType=\"Uniform\">\n"
-          "     <Topology TopologyType=\"{}DCoRectMesh\" Dimensions=\"{}\"/>\n"
-          "     <Geometry GeometryType=\"{}\">\n"
-          "      <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" "
+          "     <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"{}\"/>\n"
+          "     <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+          "      <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
           "Format=\"XML\">{}</DataItem>\n"
-          "      <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" "
+          "      <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
           "Format=\"XML\">{}</DataItem>\n"
           "     </Geometry>\n",
-          l, p, g.dim, nodes, g.dim == 2 ? "ORIGIN_DXDY" : "ORIGIN_DXDYDZ", g.dim, origin,
-          g.dim, spacing);
+          l, p, nodes, origin, spacing);
       for (int c = 0; c < ncomp; ++c)
         s += slab_attribute(component_names[c], dims, (cells[p] * ncomp) + c * nc, nc,
                             cells.back() * ncomp, "Float", 8,

@@ -245,6 +245,24 @@ std::map<std::string, std::function<void(const Dump&)>> cases() {
          const h5::Id g = level(d, 0);
          set_attr(g.operator hid_t(), "steps", h5::read_attr_int(g, "steps") + 1);
        }},
+      // The conservation figures' baseline: it printed "initial nan" and a summary
+      // that broke its schema.
+      {"nan_initial_totals",
+       [](const Dump& d) {
+         const h5::Id ck = h5::open_group(d.file, "checkpoint");
+         std::vector<double> t = h5::read_attr_doubles(ck, "initial_totals");
+         t.at(0) = std::numeric_limits<double>::quiet_NaN();
+         H5Adelete(ck, "initial_totals");
+         h5::attr_doubles(ck, "initial_totals", t);
+         H5Adelete(ck, h5::checksum_attr());
+         h5::seal_attributes(ck);
+       }},
+      // One level fewer than the file holds: the finest was dropped without a word.
+      {"extra_level",
+       [](const Dump& d) {
+         set_attr(d.file.operator hid_t(), "num_levels",
+                  h5::read_attr_int(d.file, "num_levels") - 1);
+       }},
   };
 }
 

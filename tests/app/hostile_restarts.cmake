@@ -54,6 +54,11 @@ pw_restart_mismatch(domain_differs
   "holds a domain from [0, 0] to [1, 1], the deck's is from [0, 0] to [2, 2] (domain.prob_lo, domain.prob_hi)"
   "domain.prob_hi=[2.0,2.0]")
 
+# Walls that are not the dump's: periodic images became outflow walls, with no word.
+pw_restart_mismatch(periodic_differs
+  "holds a run periodic in direction 0, the deck's domain.periodic says false"
+  "domain.periodic=[false,true]")
+
 # A dump whose finer levels do not fit what a node gives them here (level 0 does): the
 # run stops before it allocates them, exit code 3, naming the level and the figures.
 foreach(np 1 2)
@@ -89,3 +94,5 @@ pw_hostile_restart(levels_disagree "level_2: t_new = ")
 pw_hostile_restart(negative_step "checkpoint: step is -1, expected >= 0")
 pw_hostile_restart(negative_level_steps "level_1: steps is -3, expected >= 0")
 pw_hostile_restart(inconsistent_steps "level_0: steps is 3, the checkpoint's step is 2")
+pw_hostile_restart(nan_initial_totals "initial_totals holds a value that is not finite")
+pw_hostile_restart(extra_level "num_levels is 2, but the file holds level_2 too")

@@ -79,6 +79,16 @@ def check(h5, slice_z):
     hidden = sum(int(m.sum()) for lev in levs for m in lev["covered"])
     assert hidden > 0, f"{h5}: no cell is under a finer level; the test needs some"
     reader = XDMFReader(FileNames=[xmf])
+    # The domain where it is: a 2D run in the x-y plane, one unit thick in z (VTK's XDMF
+    # reader put 2D meshes in its y-z plane).
+    reader.UpdatePipeline()
+    bounds = reader.GetDataInformation().GetBounds()
+    with h5py.File(h5, "r") as f:
+        hi = np.array(f["Chombo_global"].attrs["prob_hi"], dtype=float)
+    want = [v for d in range(3) for v in
+            ((prob_lo[d], hi[d]) if d < dim else (0.0, 1.0))]
+    for got, w in zip(bounds, want):
+        close(got, w, max(1.0, abs(w)), f"{xmf}: bounds {bounds}, expected {want}")
     tested = False  # some field is not zero on the hidden cells
     for c, name in enumerate(names):
         hidden_sum = sum(np.abs(fab[c][m]).sum() * lev["dx"] ** dim for lev in levs
