@@ -116,6 +116,7 @@ int run(int argc, char** argv, const pw::Comm& comm) {
     deck = pw::Deck::load(deck_path, overrides, comm);
     pw::Simulation sim(*deck, comm, check_ranks);
     if (check_only) {  // everything a run reads before its work has been read
+      if (sim.output().write) pw::check_output_dir(sim.output(), comm);
       if (comm.rank() == 0) fmt::print("deck OK: {}\n", deck_path);
       return pw::kExitOk;
     }

@@ -35,6 +35,10 @@ std::string choice(const Deck& deck, const std::string& key, const std::string& 
 MgConfig read_mg_config(const Deck& deck) {
   MgConfig c;
   c.rtol = tolerance(deck, "poisson.rtol", c.rtol);
+  // At 1 or more the residual of phi = 0 already meets it: no solve would ever run.
+  if (c.rtol >= 1.0)
+    deck.fail("poisson.rtol",
+              "expected a relative tolerance < 1, got " + to_toml(c.rtol));
   c.atol = tolerance(deck, "poisson.atol", c.atol);
   if (c.rtol == 0.0 && c.atol == 0.0)
     deck.fail("poisson.rtol", "expected poisson.rtol or poisson.atol > 0 (both are 0)");
@@ -106,6 +110,10 @@ PoissonBc read_poisson_bc(const Deck& deck, const LevelGeom& geom) {
                              ", which domain.periodic makes non-periodic");
         continue;
       }
+      // A wall given on a periodic direction would be ignored without a word.
+      if (geom.periodic[d] && deck.has(key))
+        deck.fail(key, "\"" + k + "\" in direction " + std::to_string(d) +
+                           ", which domain.periodic makes periodic: give \"periodic\"");
       if (k == "dirichlet")
         f.kind = BcKind::dirichlet;
       else if (k == "neumann")

@@ -24,6 +24,9 @@ with the ratio of specific heats recorded in the dump's deck (hydro.gamma, defau
     patchwork_yt.add_gas_fields(ds)
     yt.SlicePlot(ds, "z", ("gas", "pressure")).save()
 """
+import errno
+import os
+
 import h5py
 
 HYDRO = ("density", "X-momentum", "Y-momentum", "Z-momentum", "energy-density")
@@ -32,10 +35,27 @@ HYDRO = ("density", "X-momentum", "Y-momentum", "Z-momentum", "energy-density")
 UNITS = {"length_unit": "cm", "time_unit": "s", "mass_unit": "g"}
 
 
+def open_file(path):
+    """The dump at `path` opened with h5py; FileNotFoundError, IsADirectoryError or
+    OSError naming the file and saying what is wrong (h5py's own message names neither
+    plainly)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such Patchwork dump", path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "a directory, expected a Patchwork dump",
+                                path)
+    try:
+        return h5py.File(path, "r")
+    except OSError as e:
+        raise OSError(f"{path}: cannot be opened as HDF5 (not a Patchwork dump, or a "
+                      f"truncated or damaged one): {e}") from None
+
+
 def code_units(path):
     """{"length_unit": (value, "cm"), ...} as the dump's deck set them ([units]), or None
     when its code units are dimensionless."""
-    with h5py.File(path, "r") as f:
+    with open_file(path) as f:
         if not all(a in f.attrs for a in UNITS):
             return None
         return {a: (float(f.attrs[a]), unit) for a, unit in UNITS.items()}
@@ -82,7 +102,8 @@ def dataset_class():
 
 def load(path, **kwargs):
     """The dump as a yt dataset with its code units and its domain where the deck put it
-    (see above); `kwargs` go to the dataset and win over what the dump says."""
+    (see above); `kwargs` go to the dataset and win over what the dump says. A missing
+    file is a FileNotFoundError naming it (see open_file)."""
     units = code_units(path)
     if units:
         kwargs.setdefault("units_override", units)
@@ -93,7 +114,7 @@ def load(path, **kwargs):
 
 def deck_gamma(path):
     """hydro.gamma as the dump's deck recorded it (1.4 when the deck left the default)."""
-    with h5py.File(path, "r") as f:
+    with open_file(path) as f:
         deck = f.attrs.get("deck", b"")
     deck = deck.decode() if isinstance(deck, bytes) else str(deck)
     for line in deck.splitlines():

@@ -33,8 +33,18 @@ class ArgumentParser(argparse.ArgumentParser):
         sys.exit(BAD_INPUT)
 
 
+_PROG = [os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "tool"]
+
+
+def warn(message):
+    """One line on stderr, `TOOL: warning: MESSAGE`: something the user should know about
+    an input that the tool still uses."""
+    sys.stderr.write(f"{_PROG[0]}: warning: {one_line(message)}\n")
+
+
 def run(prog, main, argv=None):
     """Call main(argv) and exit with its return code; every failure is one line."""
+    _PROG[0] = prog
     try:
         code = main(sys.argv[1:] if argv is None else argv)
     except Failure as e:
@@ -67,6 +77,40 @@ def existing_file(path, what="file"):
         raise Failure(f"{path}: a directory, expected a {what}")
     if not os.access(path, os.R_OK):
         raise Failure(f"{path}: not readable")
+    return path
+
+
+def image_output(option, path, exact_case=False):
+    """`path` if a figure can be saved there, else Failure naming `option`: not a
+    directory, its extension a format matplotlib writes (.png, .pdf, .svg, ...; with
+    `exact_case`, in lower case, as yt needs), in a directory that exists and is writable.
+    Call it before any work: matplotlib would refuse the format only when it saves."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    if os.path.isdir(path):
+        raise Failure(f"{option} {path}: a directory, expected the image's file name "
+                      f"(e.g. {os.path.join(path, 'plot.png')})")
+    ext = os.path.splitext(path)[1][1:]
+    if exact_case and ext.lower() in formats and ext not in formats:
+        raise Failure(f"{option} {path}: write the extension in lower case, "
+                      f".{ext.lower()}")
+    if ext.lower() not in formats:
+        got = f"format '{ext}' is not supported" if ext else "no extension"
+        raise Failure(f"{option} {path}: {got}; expected a file name ending in one of "
+                      f"{', '.join('.' + x for x in formats)}")
+    if ext.lower() == "pgf":  # matplotlib writes PGF through LaTeX
+        import shutil
+        from matplotlib import rcParams
+        tex = rcParams["pgf.texsystem"]
+        if shutil.which(tex) is None:
+            raise Failure(f"{option} {path}: the pgf format needs {tex} (LaTeX), which is "
+                          "not installed; try .pdf or .svg")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        why = "not a directory" if os.path.exists(folder) else "no such directory"
+        raise Failure(f"{option} {path}: {folder}: {why}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise Failure(f"{option} {path}: {folder}: not writable")
     return path
 
 

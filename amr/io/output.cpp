@@ -34,6 +34,14 @@ OutputConfig read_output_config(const Deck& deck) {
   if (c.prefix.empty() || c.prefix.find('/') != std::string::npos)
     deck.fail("output.prefix", "expected a non-empty file name prefix without '/', got " +
                                    to_toml(c.prefix));
+  // The names made from it ("<prefix>_summary.previous.json", a dump's
+  // "<prefix>_NNNNN.h5.tmp.room") add up to 40 bytes, and most file systems allow 255:
+  // longer, the run would stop at its first dump, its steps lost.
+  if (c.prefix.size() > kMaxPrefixBytes)
+    deck.fail("output.prefix",
+              fmt::format("expected at most {} bytes (the file names add up to 40 to it; "
+                          "most file systems allow 255), got {}",
+                          kMaxPrefixBytes, c.prefix.size()));
   return c;
 }
 
@@ -183,6 +191,24 @@ std::string publish(const std::string& h5, const std::string& xmf,
 }
 
 }  // namespace
+
+void check_output_dir(const OutputConfig& cfg, const Comm& comm) {
+  std::string why;
+  if (comm.rank() == 0) {
+    // The nearest part of the path that exists must be a directory one may write in.
+    std::error_code ec;
+    fs::path p = fs::absolute(cfg.dir, ec);
+    while (!fs::exists(p, ec) && p.has_parent_path() && p != p.parent_path())
+      p = p.parent_path();
+    if (!fs::is_directory(p, ec))
+      why = p.string() + " is not a directory";
+    else if (::access(p.c_str(), W_OK | X_OK) != 0)
+      why = p.string() + ": " + std::strerror(errno);
+  }
+  if (comm.sum(long(!why.empty())) > 0)
+    throw UserError(fmt::format("output.dir: cannot create directory '{}'{}", cfg.dir,
+                                why.empty() ? "" : ": " + why));
+}
 
 void make_output_dir(const OutputConfig& cfg, const Comm& comm) {
   std::string why;

@@ -30,6 +30,14 @@ OutputConfig read_output_config(const Deck& deck);
 /// none.
 std::vector<std::string> dump_warnings(const AmrConfig& cfg);
 
+/// The longest output.prefix: the file names made from it must fit a file system's 255.
+constexpr size_t kMaxPrefixBytes = 200;
+
+/// What make_output_dir would refuse, without creating anything (--check): the nearest
+/// existing part of output.dir not a directory, or one rank 0 may not write in.
+/// Collective; throws UserError on every rank.
+void check_output_dir(const OutputConfig& cfg, const Comm& comm);
+
 /// Create output.dir (rank 0) if missing. Collective. Throws UserError on every rank when
 /// it cannot be created, so a run can check it before any work.
 void make_output_dir(const OutputConfig& cfg, const Comm& comm);

@@ -6,6 +6,15 @@ pw_bad_deck(output_interval
 pw_bad_deck(output_prefix
   "output.prefix: expected a non-empty file name prefix without '/', got \"a/b\""
   ${PW_GOOD_DECK} "output.prefix=\"a/b\"")
+# A prefix too long for the file names made from it: the run stopped at its first dump,
+# after its steps, and --check said the deck was good.
+string(REPEAT "a" 201 PW_LONG_PREFIX)
+pw_bad_deck(output_prefix_long
+  "output.prefix: expected at most 200 bytes (the file names add up to 40 to it; most file systems allow 255), got 201"
+  --check ${PW_GOOD_DECK} "output.prefix=\"${PW_LONG_PREFIX}\"")
+# --check finds an output.dir that cannot be made (here a file), as the run would.
+pw_bad_deck(check_output_dir_file "${PW_GOOD_DECK} is not a directory"
+  --check ${PW_GOOD_DECK} "output.dir=\"${PW_GOOD_DECK}/out\"")
 
 # [units]: all three or none, each a positive finite number (cm, s, g); a misspelt key is
 # unknown with the right one suggested.

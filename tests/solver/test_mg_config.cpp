@@ -50,6 +50,8 @@ TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
             "p.toml:2: poisson.cycle: expected \"V\" or \"F\", got \"W\"");
   EXPECT_EQ(error_of("[poisson]\nomega = 2.5\n"),
             "p.toml:2: poisson.omega: expected a number in (0, 2), got 2.5");
+  EXPECT_EQ(error_of("[poisson]\nrtol = 1.0\n"),
+            "p.toml:2: poisson.rtol: expected a relative tolerance < 1, got 1.0");
   EXPECT_EQ(
       error_of("[poisson]\nrtol = 0\natol = 0\n"),
       "p.toml:2: poisson.rtol: expected poisson.rtol or poisson.atol > 0 (both are 0)");
@@ -63,6 +65,11 @@ TEST(MgConfig, BadBoundaryConditionsAreDeckErrors) {
   EXPECT_EQ(error_of("[poisson]\nbc_hi = [\"periodic\", \"periodic\"]\n", true),
             "p.toml:2: poisson.bc_hi: \"periodic\" in direction 0, which domain.periodic "
             "makes non-periodic");
+  // Direction 1 is periodic: a wall there was ignored without a word.
+  EXPECT_EQ(
+      error_of("[poisson]\nbc_lo = [\"dirichlet\", \"dirichlet\"]\n", true),
+      "p.toml:2: poisson.bc_lo: \"dirichlet\" in direction 1, which domain.periodic "
+      "makes periodic: give \"periodic\"");
   EXPECT_EQ(error_of("[poisson]\nbc_lo = [\"neumann\"]\n", true),
             "p.toml:2: poisson.bc_lo: expected 2 names (one per direction)");
 }

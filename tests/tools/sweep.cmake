@@ -1,7 +1,7 @@
 # tools/sweep and the run summary end to end (tests/tools/test_sweep.py): a 2x2 local
-# sweep of tiny runs, its table, the summaries against their schema, failed, resumed and
-# killed runs, slurm/pbs/flux job scripts, weak scaling, the launcher's threads, variant
-# axes, the example sweep files, bad arguments, the decks' check and the plots. Each
+# sweep of tiny runs, its table, the summaries against their schema, failed, resumed,
+# moved and killed runs, slurm/pbs/flux job scripts, weak scaling, the launcher's threads,
+# variant axes, the example sweep files, bad arguments, the decks' check and the plots. Each
 # check has its own directory under sweep/, but collect, schema and plots read what local
 # (and failed) made; seed_plots runs two tiny sweeps of its own (emulated latency and
 # slowdown; two patch counts).
@@ -18,7 +18,7 @@ function(pw_sweep_test check)
   set_tests_properties(sweep.${check} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
-foreach(check local failed collect schema resume killed jobs weak threads variants
+foreach(check local failed collect schema resume moved killed jobs weak threads variants
     examples bad_args checks plots seed_plots)
   pw_sweep_test(${check})
 endforeach()
@@ -28,7 +28,7 @@ set_tests_properties(sweep.local sweep.failed sweep.threads sweep.seed_plots
 # resuming, job scripts, arguments, plots). Not local, failed, schema and threads: they
 # check what this build's executable writes (its summary's Kokkos block against the
 # schema, the threads a launcher gives a host-threaded Kokkos).
-set_tests_properties(sweep.collect sweep.resume sweep.killed sweep.jobs sweep.weak
+set_tests_properties(sweep.collect sweep.resume sweep.moved sweep.killed sweep.jobs sweep.weak
   sweep.variants sweep.examples sweep.bad_args sweep.checks sweep.plots sweep.seed_plots
   PROPERTIES LABELS tools)
 set_tests_properties(sweep.local PROPERTIES FIXTURES_SETUP sweep_local)

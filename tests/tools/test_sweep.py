@@ -14,19 +14,28 @@ CHECK:
               agrees with the log's fingerprint and cell-update lines; its code_version
               carries the git revision when the sources are a git checkout
   failed      runs that fail on the memory per node (left to the runs by the check)
-              are rows with their error; a deck broken after the check is a row with
-              the log's error, not missing
-  resume      a second sweep skips the finished runs and redoes only a deleted one
-  killed      a run killed mid-way leaves no summary
+              are rows with their error, and a second sweep that skips them exits with 1
+              too; a deck broken after the check is a row with the log's error, not
+              missing
+  resume      a second sweep skips the finished runs and redoes only a deleted one; a
+              sweep whose overrides changed since is refused (exit code 2), not given
+              the old runs' results, as are its job scripts
+  moved       collect on a sweep moved or copied elsewhere reads each run once, from
+              where it now is; summaries or a sweep.json that are JSON but not an object
+              are "unreadable" rows or a one-line error, and a local sweep redoes them
+  killed      a run killed mid-way leaves no summary; in a sweep, its error is MPI's line
+              on the signal, not a banner's dashes or the last progress line
   jobs        slurm, pbs and flux scripts: bash -n clean, directives as the sweep file
-              asks, run lines equal to --dry-run's
+              asks, run lines equal to --dry-run's; the submit and collect lines printed
+              are shell-quoted (an --out with a space)
   weak        --weak keeps cells per rank fixed
   threads     launcher.threads reaches a local run as OMP_NUM_THREADS (a host-threaded
               Kokkos then runs that many threads), whatever the caller's environment
   variants    an axis of named override sets puts each set on its runs' command lines;
               --ranks replaces the file's rank counts
   examples    every sweep file in inputs/sweeps lists its runs and writes job scripts
-              that pass bash -n
+              that pass bash -n; app_balancers_3d.toml gives each balancer the overrides
+              tools/bench_app_balancers gives it
   bad_args    mistakes give one line "sweep: error: ...", no traceback, and exit code 2:
               bad keys and values (through patchwork --check), job times, the sweep's
               own output keys, a key given twice, collect on an empty directory
@@ -158,6 +167,9 @@ def check_failed(tools, exe, work):
     # each failure says why, not only where its log is
     assert re.search(r"failed \(exit code 2\): .*domain\.n_cell: level 0 .* more than "
                      r"the 1 kB of ranks\.memory_per_node.*; log: ", p.stderr), p.stderr
+    # Run again, the failed runs are skipped (their summaries say error): still exit 1.
+    p = sweep(tools, [path, "--out", out], expect=1)
+    assert "0 ran (0 failed), 2 skipped (2 reporting an error)" in p.stderr, p.stderr
     # A deck that stops parsing after the sweep checked it (edited while its jobs wait):
     # no summary (no output.dir known), the log's error. The job script's run, by hand.
     broken = os.path.join(work, "broken.toml")
@@ -252,6 +264,28 @@ def check_resume(tools, exe, work):
     p = sweep(tools, [path, "--out", out])
     assert "1 ran (0 failed), 1 skipped" in p.stderr
     assert os.stat(files[0]).st_mtime_ns == stamps[files[0]] and os.path.isfile(files[1])
+    stamps = {f: os.stat(f).st_mtime_ns for f in files}
+    # The same --out with other overrides: refused before any run (the run ids hold no
+    # fixed override), with the run and the difference; job scripts and --dry-run too.
+    # The same configuration writes its job scripts (run skips what has a summary).
+    sweep(tools, [path, "--out", out, "--launcher", "slurm"])
+    changed = [x.replace("time.max_step=3", "time.max_step=2") for x in TINY]
+    for sets, why in [(changed, "it ran with time.max_step=3, this sweep gives "
+                       "time.max_step=2"),
+                      (TINY + ["amr.regrid_interval=1"], "it ran without "
+                       "amr.regrid_interval, this sweep gives amr.regrid_interval=1"),
+                      (TINY[1:], "it ran with time.max_step=3, this sweep does not give "
+                       "time.max_step")]:
+        write_sweep(path, exe, [1], ["knapsack"], sets, repeats=2)
+        for extra in ([], ["--dry-run"], ["--launcher", "slurm"]):
+            p = sweep(tools, [path, "--out", out] + extra, expect=2)
+            assert p.stderr.startswith("sweep: error: ") and len(
+                p.stderr.splitlines()) == 1, p.stderr
+            assert (f"run bubble_2d__np1__balance.method-knapsack__r0 already has a "
+                    f"summary in {out} of another configuration ({why}); choose another "
+                    "--out") in p.stderr, p.stderr
+            assert not p.stdout
+    assert {f: os.stat(f).st_mtime_ns for f in files} == stamps
 
 
 def check_killed(tools, exe, work):
@@ -282,6 +316,76 @@ def check_killed(tools, exe, work):
                     f"output.dir={json.dumps(out)}"], check=True, capture_output=True)
     with open(os.path.join(out, "plt_summary.json")) as f:
         assert json.load(f)["status"] == "ok"
+    # A sweep's run killed by a signal (after a progress line): its error is MPI's line
+    # on the signal, not the banner's dashes after it nor the progress line.
+    wrapper = os.path.join(work, "killed_patchwork.sh")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\n[ "$1" = --check ] && exec {shlex.quote(exe)} "$@"\n'
+                'echo "step     1 time 0.01 dt 0.01"\nkill -9 $$\n')
+    os.chmod(wrapper, 0o755)
+    path = os.path.join(work, "killed.toml")
+    write_sweep(path, wrapper, [1], ["knapsack"], TINY)
+    sout = os.path.join(out, "sweep")
+    p = sweep(tools, [path, "--out", sout], expect=1)
+    assert re.search(r"failed \(exit code 137\): mpirun noticed that process rank 0 .* "
+                     r"exited on signal 9 \(Killed\)\.; log: ", p.stderr), p.stderr
+    sweep(tools, ["collect", sout])
+    [row] = read_csv(os.path.join(sout, "sweep_runs.csv"))
+    assert row["status"] == "missing" and "exited on signal 9" in row["error"], row
+    # No MPI line at all: said so, with the code, not the last progress line.
+    import importlib
+    sys.path.insert(0, tools)
+    collect = importlib.import_module("pwsweep.collect")
+    assert collect.error_line(["step     1 time 0.01", "-" * 20], 137) == (
+        "killed or interrupted (exit code 137)")
+    assert collect.error_line(["step 1", "patchwork: error: x: y", "-" * 20], 2) == "x: y"
+
+
+def check_moved(tools, exe, work):
+    path = os.path.join(work, "moved.toml")
+    write_sweep(path, exe, [1], ["knapsack"], TINY, repeats=2)
+    out = os.path.join(work, "moved", "first")
+    shutil.rmtree(os.path.dirname(out), ignore_errors=True)
+    sweep(tools, [path, "--out", out])
+    # Copied (rsync from a cluster), the original still there; then moved.
+    copy = os.path.join(work, "moved", "copy of it")
+    shutil.copytree(out, copy)
+    for d in (copy, out):
+        sweep(tools, ["collect", d])
+        rows = read_csv(os.path.join(d, "sweep_runs.csv"))
+        assert len(rows) == 2 and all(r["status"] == "ok" for r in rows), rows
+        assert all(r["summary"].startswith(d + os.sep) for r in rows), rows
+    moved = os.path.join(work, "moved", "moved")
+    os.rename(out, moved)
+    sweep(tools, ["collect", moved])
+    rows = read_csv(os.path.join(moved, "sweep_runs.csv"))
+    assert len(rows) == 2 and all(r["status"] == "ok" for r in rows), rows
+    # A manifest of before (absolute paths only) still reads, its runs once.
+    with open(os.path.join(moved, "sweep.json")) as f:
+        m = json.load(f)
+    for r in m["runs"]:
+        del r["summary_in_out"]
+    with open(os.path.join(moved, "sweep.json"), "w") as f:
+        json.dump(m, f)
+    sweep(tools, ["collect", moved])
+    rows = read_csv(os.path.join(moved, "sweep_runs.csv"))
+    assert len(rows) == 2 and all(r["summary"].startswith(moved) for r in rows), rows
+    # JSON, but not an object: an unreadable row; a local sweep runs it again.
+    [first, _] = summaries(moved)
+    with open(first, "w") as f:
+        f.write("[1]")
+    sweep(tools, ["collect", moved])
+    rows = {r["summary"]: r for r in read_csv(os.path.join(moved, "sweep_runs.csv"))}
+    assert rows[first]["status"] == "unreadable", rows[first]
+    assert rows[first]["error"] == f"{first}: a JSON list, expected an object", rows[first]
+    p = sweep(tools, [path, "--out", moved])
+    assert "1 ran (0 failed), 1 skipped" in p.stderr, p.stderr
+    # ... a sweep.json that is a list: one line, exit code 2
+    with open(os.path.join(moved, "sweep.json"), "w") as f:
+        f.write("[1]")
+    p = sweep(tools, ["collect", moved], expect=2)
+    assert p.stderr.startswith("sweep: error: collect: ") and "sweep.json: not a " \
+        "sweep's list of runs" in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
 
 
 def directives(text, prefix):
@@ -351,6 +455,15 @@ def check_jobs(tools, exe, work):
                                                  "flux": ["flux", "run", "-n"]}[kind]
                         seen[words[1]] = ranks
             assert sorted(seen) == sorted(listed), (sorted(seen), sorted(listed))
+    # The lines to paste are shell words: an --out with a space.
+    out = os.path.join(work, "jobs", "with space", "out pbs")
+    shutil.rmtree(os.path.dirname(out), ignore_errors=True)
+    p = sweep(tools, [path, "--out", out, "--launcher", "pbs"])
+    for line in p.stdout.splitlines():
+        cmd, script = shlex.split(line)
+        assert cmd == "qsub" and os.path.isfile(script), line
+    hint = shlex.split(p.stderr.strip().splitlines()[-1].split("then: ", 1)[1])
+    assert hint[1:] == ["collect", out], hint
     # flux has no job arrays: a one-line error
     p = sweep(tools, [os.path.join(work, "jobs_slurm_array.toml"), "--launcher", "flux",
                       "--dry-run"], expect=2)
@@ -433,6 +546,17 @@ def check_examples(tools, exe, work):
                 sweep(tools, [path, "--launcher", kind, "--out", out])
                 for script in glob.glob(os.path.join(out, "jobs", "*")):
                     subprocess.run(["bash", "-n", script], check=True)
+    # app_balancers_3d.toml is tools/bench_app_balancers as a sweep: each balancer with
+    # the same overrides (lan_distributed with balance.levels=all in both).
+    import tomllib
+    with open(os.path.join(os.path.dirname(tools), "inputs", "sweeps",
+                           "app_balancers_3d.toml"), "rb") as f:
+        app = tomllib.load(f)
+    sys.path.insert(0, tools)
+    bench = load_tool(tools, "bench_app_balancers")
+    for v in app["axes"]["variant"]:
+        [want] = bench.configs([v["name"]], []).values()
+        assert sorted(app["set"] + v["set"]) == sorted(want), (v, want)
 
 
 def check_bad_args(tools, exe, work):
@@ -503,17 +627,60 @@ def check_bad_args(tools, exe, work):
          'v = [{name = "a", set = ["balance.method=lan"]}]\n',
          "axes.balance.method and axes.v both set balance.method"),
         (["collect", os.path.join(work, "empty")], None,
-         ["collect: nothing to collect under", "no sweep.json", "no *_summary.json"])]
+         ["collect: nothing to collect under", "no sweep.json", "no *_summary.json"]),
+        # each key of its kind, never a Python error (exit code 4) nor a value taken
+        # as another: weak = "false" turned weak scaling on, repeats = [2, 5] was 2
+        (["X"], head + 'weak = "false"\n', "bad.toml: weak: expected true or false, "
+         "got 'false'"),
+        (["X"], "decks = 5\n", "bad.toml: decks: expected a deck file or a list of them, "
+         "got 5"),
+        (["X"], head + 'launcher = "slurm"\n', "bad.toml: launcher: expected a table"),
+        (["X"], head + '[launcher]\nkind = ["slurm"]\n', "bad.toml: launcher.kind: "
+         "expected one of local, slurm, pbs, flux, got ['slurm']"),
+        (["X"], head + "[launcher]\nmpirun = \"mpirun -np '{ranks}\"\n",
+         ["bad.toml: launcher.mpirun: expected a command line", "No closing quotation"]),
+        (["X"], head.replace("repeats = 2", "repeats = [2, 5]"), "bad.toml: repeats: "
+         "expected an integer >= 1 (the runs per configuration), got [2, 5]"),
+        (["X"], head + "out = 5\n", "bad.toml: out: expected a directory (a non-empty "
+         "string), got 5"),
+        (["X"], head + 'out = ""\n', "bad.toml: out: expected a directory"),
+        # one axis spelt two ways (one of them was dropped)
+        (["X"], head + '[axes]\n"balance.method" = ["lan"]\n[axes.balance]\n'
+         'method = ["sfc"]\n', 'bad.toml: axes: [axes] "balance.method" and '
+         '[axes.balance] "method" are both axis balance.method'),
+        # runs sharing a directory: the value given twice, or both runs
+        (["X"], head.replace("ranks = [1, 2]", "ranks = [1, 1]"),
+         "bad.toml: ranks: 1 is given twice"),
+        (["X", "--ranks", "2", "2"], head, "--ranks: 2 is given twice"),
+        (["X"], head + '[axes]\n"amr.max_level" = [1, 1]\n',
+         "bad.toml: axes.amr.max_level: 1 is given twice"),
+        (["X"], head + '[axes]\nv = [{name = "a/b", set = []}, {name = "a_b", set = []}]\n',
+         ["runs (bubble_2d.toml, ranks 1, v=a/b) and (bubble_2d.toml, ranks 1, v=a_b) "
+          "would share the directory runs/bubble_2d__np1__v-a_b__r0"]),
+        # scheduler names go into directive lines as they are
+        (["X"], head + '[launcher]\naccount = "my project"\n', "bad.toml: launcher.account: "
+         "expected a scheduler name without spaces or quotes, got 'my project'", ["--launcher",
+                                                                                  "slurm"]),
+        (["X"], head + '[launcher]\npartition = "q\'1"\n', "launcher.partition: expected "
+         "a scheduler name"),
+        # the sweep file's own name names the jobs
+        (["Y"], head, ["with space.toml: the sweep file's name 'with space' names its jobs",
+                       'rename the file or set name = "..." in it'])]
     os.makedirs(os.path.join(work, "empty"), exist_ok=True)
+    spaced = os.path.join(work, "with space.toml")
     for case in cases:
         args, text, expected = case[:3]
         extra = case[3] if len(case) > 3 else []
         if text is not None:
             with open(path, "w") as f:
                 f.write(text)
-        args = [path if a == "X" else a for a in args]
+        if args[:1] == ["Y"]:  # the text in a file whose name has a space
+            with open(spaced, "w") as f:
+                f.write(text)
+        args = [path if a == "X" else spaced if a == "Y" else a for a in args]
         p = subprocess.run([sys.executable, os.path.join(tools, "sweep")] + args +
-                           (["--dry-run"] if args and args[0] == path else []) + extra,
+                           (["--dry-run"] if args and args[0] in (path, spaced) else [])
+                           + extra,
                            capture_output=True, text=True, env=ENV)
         print(f"$ sweep {' '.join(args + extra)} -> {p.returncode}: {p.stderr.strip()}")
         assert p.returncode == 2  # bad input
@@ -794,7 +961,7 @@ def check_seed_plots(tools, exe, work):
 
 CHECKS = {"local": check_local, "collect": check_collect, "schema": check_schema,
           "failed": check_failed, "resume": check_resume, "killed": check_killed,
-          "jobs": check_jobs, "weak": check_weak, "threads": check_threads,
+          "moved": check_moved, "jobs": check_jobs, "weak": check_weak, "threads": check_threads,
           "bad_args": check_bad_args, "checks": check_checks,
           "plots": check_plots, "variants": check_variants, "examples": check_examples,
           "seed_plots": check_seed_plots}

@@ -11,7 +11,8 @@ Units: a dump whose deck set [units] records them, and tools/patchwork_yt.load g
 exactly those (ds.length_unit, time_unit, mass_unit; the domain's width in cm); a dump
 without [units] records none and loads in yt's code units (dimensionless: the domain's
 width in code_length is the deck's). code_version: the dump's is the run summary's, and
-names the git revision of the sources when they are a checkout.
+names the git revision of the sources when they are a checkout. A missing file:
+tools/patchwork_yt.load raises FileNotFoundError naming it (not h5py's message).
 
 Exits 77 (ctest's skip code) when h5py or yt is absent."""
 import json
@@ -181,6 +182,21 @@ def check_gas(path, ds, h5py):
     return True
 
 
+def check_missing():
+    """patchwork_yt.load of a file that is not there: FileNotFoundError naming it."""
+    import patchwork_yt
+    missing = os.path.abspath("no_such_dump.h5")
+    assert not os.path.exists(missing), missing
+    try:
+        patchwork_yt.load(missing)
+    except FileNotFoundError as e:
+        assert e.filename == missing and missing in str(e), str(e)
+        assert "Unable to open file" not in str(e), str(e)  # h5py's own words
+        print(f"{missing}: {e}")
+    else:
+        raise AssertionError(f"patchwork_yt.load({missing!r}) raised nothing")
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -202,6 +218,7 @@ def main():
     yt.set_log_level(40)
     for path in sys.argv[1:]:
         check_dump(path, yt, h5py)
+    check_missing()
     check_version(sys.argv[1:], h5py)
     return 0
 

@@ -32,7 +32,9 @@ def figures(s):
     try:
         return _figures(s)
     except (KeyError, TypeError, AttributeError) as e:
-        return {"status": "unreadable", "error": f"summary without {e}",
+        why = (f"summary without {e}" if isinstance(e, KeyError) else
+               f"summary with a field of another kind than schema version 1's ({e})")
+        return {"status": "unreadable", "error": why,
                 "code_version": s.get("code_version", "") if isinstance(s, dict) else ""}
 
 
@@ -74,25 +76,85 @@ def _mean(values):
     return sum(values) / len(values) if values else ""
 
 
-def _log_error(log):
-    """The 'patchwork: error:' message (or the last line) of a run's log, if any."""
-    try:
-        with open(log, errors="replace") as f:
-            lines = [x.strip() for x in f if x.strip()]
-    except OSError:
-        return ""
+# Lines that say why a run stopped when patchwork could not: MPI's word on a rank killed
+# by a signal, the C++ runtime's and the kernel's.
+STOP = re.compile(r"exited on signal|terminated by signal|terminate called|what\(\):|"
+                  r"Segmentation fault|Bus error|Aborted|out of memory|Killed", re.I)
+
+
+def error_line(lines, code=None):
+    """Why a run stopped, from its output `lines`: its 'patchwork: error:' message, another
+    'patchwork: ' line, or a line such as MPI's "... exited on signal 9 (Killed)." (never
+    a banner's rule of dashes or a progress line); else "killed or interrupted (exit code
+    `code`)" when the code is known, else ""."""
+    lines = [x.strip() for x in lines if re.search(r"[A-Za-z]", x)]
     for x in lines:
         if x.startswith("patchwork: error: "):
             return x[len("patchwork: error: "):]
-    return lines[-1] if lines else ""
+    said = ([x for x in lines if x.startswith("patchwork: ")]
+            or [x for x in lines if STOP.search(x)])
+    if said:
+        return said[-1]
+    return f"killed or interrupted (exit code {code})" if code is not None else ""
+
+
+def _log_error(log, code=None):
+    """error_line() of a run's log, "" when it has none (nor `code`)."""
+    try:
+        with open(log, errors="replace") as f:
+            return error_line(f, code)
+    except OSError:
+        return error_line([], code)
 
 
 def _read(path):
+    """The JSON object in `path`, else {"status": "unreadable", "error": why}."""
     try:
         with open(path) as f:
-            return json.load(f)
+            d = json.load(f)
     except (OSError, ValueError) as e:
         return {"status": "unreadable", "error": f"{path}: {e}"}
+    if not isinstance(d, dict):
+        return {"status": "unreadable", "error": f"{path}: a JSON {type(d).__name__}, "
+                "expected an object"}
+    return d
+
+
+def summary_path(manifest, run):
+    """Where a run of `manifest` has its summary: its path relative to the manifest's
+    directory ("summary_in_out"), so that a moved or copied sweep (rsync from a cluster)
+    finds its own; an older manifest's absolute "summary" when the sweep's folder does
+    not hold it."""
+    here = os.path.dirname(os.path.abspath(manifest))
+    rel = run.get("summary_in_out")
+    if isinstance(rel, str) and rel and not os.path.isabs(rel):
+        return os.path.normpath(os.path.join(here, rel))
+    old = run["summary"]
+    inside = os.path.join(here, "runs", str(run["run_id"]), os.path.basename(old))
+    return inside if os.path.exists(inside) or not os.path.isabs(old) else old
+
+
+def _runs(manifest):
+    """The runs a sweep.json lists (dicts with the keys collect reads), else ValueError
+    saying what the file is."""
+    m = _read(manifest)
+    runs = m.get("runs")
+    keys = ("run_id", "deck", "ranks", "repeat", "axes", "summary")
+    def sound(r):
+        return (isinstance(r, dict) and all(k in r for k in keys)
+                and isinstance(r["deck"], str) and isinstance(r["summary"], str)
+                and isinstance(r["axes"], dict))
+    if not (isinstance(m.get("axes"), list) and isinstance(runs, list)
+            and all(sound(r) for r in runs)):
+        why = m.get("error", "no runs, or runs without " + ", ".join(keys))
+        raise ValueError(f"{manifest}: not a sweep's list of runs ({why})")
+    return m
+
+
+def _table(d, key):
+    """d[key] when it is a table (dict), else {}: a summary's part it may lack."""
+    v = d.get(key)
+    return v if isinstance(v, dict) else {}
 
 
 def gather(dirs):
@@ -101,14 +163,11 @@ def gather(dirs):
     rows, axes, seen = [], [], set()
     for d in dirs:
         for manifest in sorted(glob.glob(os.path.join(d, "**", MANIFEST), recursive=True)):
-            m = _read(manifest)
-            if "runs" not in m or "axes" not in m:
-                raise ValueError(f"{manifest}: not a sweep's list of runs "
-                                 f"({m.get('error', 'no runs')})")
+            m = _runs(manifest)
             axes += [a for a in m["axes"] if a not in axes]
             for r in m["runs"]:
-                summary = os.path.abspath(r["summary"])
-                seen.add(summary)
+                summary = summary_path(manifest, r)
+                seen.add(os.path.realpath(summary))
                 row = {"run_id": r["run_id"], "deck": os.path.basename(r["deck"]),
                        "ranks": r["ranks"], "repeat": r["repeat"], **r["axes"]}
                 if os.path.exists(summary):
@@ -124,15 +183,16 @@ def gather(dirs):
         for summary in sorted(glob.glob(os.path.join(d, "**", "*_summary.json"),
                                         recursive=True)):
             summary = os.path.abspath(summary)
-            if summary in seen:
+            if os.path.realpath(summary) in seen:
                 continue
-            seen.add(summary)
+            seen.add(os.path.realpath(summary))
             s = _read(summary)
-            deck = s.get("deck", {})
-            used = deck.get("used", {})
+            deck = _table(s, "deck")
+            used = _table(deck, "used")
+            file = deck.get("file")
             row = {"run_id": os.path.relpath(os.path.dirname(summary), d),
-                   "deck": os.path.basename(deck.get("file", "")),
-                   "ranks": s.get("ranks", {}).get("count", ""), "repeat": 0}
+                   "deck": os.path.basename(file) if isinstance(file, str) else "",
+                   "ranks": _table(s, "ranks").get("count", ""), "repeat": 0}
             for a in axes:
                 if a in used:
                     row[a] = used[a]

@@ -5,6 +5,7 @@ overrides and the launcher; see tools/README.md ("sweep") for every key. Decks a
 relative to the file itself; the output directory to where the sweep is run.
 """
 import itertools
+import json
 import math
 import os
 import re
@@ -131,9 +132,15 @@ def _positive_ints(v, where):
 def read_launcher(d, where, kind=None):
     """[launcher]: keys for every kind, and [launcher.KIND] tables whose keys apply to
     that kind only (e.g. mpirun for local, a partition for slurm)."""
+    if not isinstance(d, dict):
+        raise SweepError(f"{where}: launcher: expected a table ([launcher], with kind = "
+                         f"\"slurm\" say), got {d!r}")
     d = dict(d)
     per_kind = {k: d.pop(k) for k in LAUNCHERS if isinstance(d.get(k), dict)}
     kind = kind or d.get("kind", "local")
+    if not isinstance(kind, str) or kind not in LAUNCHERS:
+        raise SweepError(f"{where}: launcher.kind: expected one of {', '.join(LAUNCHERS)}, "
+                         f"got {kind!r}")
     d.update(per_kind.get(kind, {}))
     unknown = set(d) - LAUNCHER_KEYS
     if unknown:
@@ -141,9 +148,6 @@ def read_launcher(d, where, kind=None):
                          f"(known: {', '.join(sorted(LAUNCHER_KEYS))})")
     la = Launcher()
     la.kind = kind
-    if la.kind not in LAUNCHERS:
-        raise SweepError(f"{where}: launcher.kind: expected one of {', '.join(LAUNCHERS)}, "
-                         f"got {la.kind!r}")
     build = os.environ.get("PATCHWORK_BUILD", os.path.join(ROOT, "build"))
     la.executable = os.path.join(build, "app", "patchwork")
     default_mpirun = {"local": "mpirun -np {ranks}", "slurm": "srun -n {ranks} -c {threads}",
@@ -166,8 +170,9 @@ def read_launcher(d, where, kind=None):
     la.threads = get("threads", "count", 1)
     la.tasks_per_node = get("tasks_per_node", "int", 0)
     la.time = parse_time(d.get("time", 10), f"{where}: launcher.time")
-    la.account = get("account", "str", "")
-    la.partition = get("partition", "str", "")
+    la.account = _scheduler_name(get("account", "str", ""), f"{where}: launcher.account")
+    la.partition = _scheduler_name(get("partition", "str", ""),
+                                   f"{where}: launcher.partition")
     la.array = get("array", "bool", False)
     la.setup = get("setup", "lines", [])
     la.directives = get("directives", "lines", [])
@@ -176,10 +181,35 @@ def read_launcher(d, where, kind=None):
     except (KeyError, IndexError, ValueError) as e:
         raise SweepError(f"{where}: launcher.mpirun: only {{ranks}} and {{threads}} can be "
                          f"filled in ({e})")
+    try:
+        shlex.split(la.mpirun)
+    except ValueError as e:  # e.g. an unclosed quote
+        raise SweepError(f"{where}: launcher.mpirun: expected a command line (shell "
+                         f"words), got {la.mpirun!r}: {e}") from None
     if la.array and la.kind == "flux":
         raise SweepError(f"{where}: launcher.array: flux batch has no job arrays; "
                          "leave it false (runs go one after another in one job)")
     return la
+
+
+def _scheduler_name(v, where):
+    """An account or partition as the directive lines take it: one word, no quotes (a
+    space would split the directive; sbatch and qsub do not read quotes there)."""
+    if re.search(r"[\s'\"\\]", v):
+        raise SweepError(f"{where}: expected a scheduler name without spaces or quotes, "
+                         f"got {v!r}")
+    return v
+
+
+def _twice(values, where):
+    """SweepError naming the first value of `values` (spelt as in a sweep file) given
+    twice: its runs would share a directory."""
+    seen = set()
+    for v in values:
+        if v in seen:
+            raise SweepError(f"{where}: {v} is given twice (its runs would share a "
+                             "directory); keep one")
+        seen.add(v)
 
 
 def _n_cell(deck, overrides):
@@ -240,15 +270,22 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
     decks = d.get("decks")
     if isinstance(decks, str):
         decks = [decks]
-    if not decks or not all(isinstance(x, str) for x in decks):
-        raise SweepError(f"{path}: decks: expected a deck file or a list of them")
+    if not isinstance(decks, list) or not decks or not all(isinstance(x, str) and x
+                                                           for x in decks):
+        raise SweepError(f"{path}: decks: expected a deck file or a list of them, got "
+                         f"{decks!r}")
     decks = [os.path.normpath(os.path.join(here, x)) for x in decks]
     for x in decks:
         if not os.path.isfile(x):
             raise SweepError(f"{path}: decks: no such file {x}")
-    ranks = _positive_ints(d.get("ranks", [1]) if ranks is None else ranks,
-                           f"{path}: ranks" if ranks is None else "--ranks")
-    repeats = _positive_ints(d.get("repeats", 1), f"{path}: repeats")[0]
+    _twice(decks, f"{path}: decks")
+    where = f"{path}: ranks" if ranks is None else "--ranks"
+    ranks = _positive_ints(d.get("ranks", [1]) if ranks is None else ranks, where)
+    _twice(ranks, where)
+    repeats = d.get("repeats", 1)
+    if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
+        raise SweepError(f"{path}: repeats: expected an integer >= 1 (the runs per "
+                         f"configuration), got {repeats!r}")
     fixed = d.get("set", [])
     if not isinstance(fixed, list) or not all(isinstance(x, str) and "=" in x for x in fixed):
         raise SweepError(f"{path}: set: expected a list of \"key=value\" strings")
@@ -256,26 +293,37 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
     axes = d.get("axes", {})
     if not isinstance(axes, dict):
         raise SweepError(f"{path}: axes: expected a table of deck key = [values]")
-    axes = _flatten(axes)
+    axes = _flatten(axes, path)
     for k, v in axes.items():
         if not isinstance(v, list) or not v:
             raise SweepError(f"{path}: axes.{k}: expected a non-empty list of values")
         _check_variants(k, v, path)
+        if not all(isinstance(x, dict) for x in v):
+            _twice([toml_value(x) for x in v], f"{path}: axes.{k}")
         if k in OWN_KEYS:
             raise SweepError(f"{path}: axes.{k}: {OWN_WHY}")
         if k.startswith("output."):
             raise SweepError(f"{path}: axes.{k}: output.dir and output.prefix are the "
                              "sweep's; put other output keys under set")
     _check_twice(fixed, axes, path)
-    weak = bool(d.get("weak", False)) if weak is None else weak
+    if weak is None:
+        weak = d.get("weak", False)
+        if not isinstance(weak, bool):
+            raise SweepError(f"{path}: weak: expected true or false, got {weak!r}")
     if weak and "domain.n_cell" in axes:
         raise SweepError(f"{path}: weak scaling sets domain.n_cell; it cannot be an axis")
     launcher = read_launcher(d.get("launcher", {}), path, kind)
     if os.sep in launcher.executable:  # a path: relative to the file, as the decks
         launcher.executable = os.path.normpath(os.path.join(here, launcher.executable))
     # Outputs go where the command runs, not beside the sweep file (often in the sources).
-    out = os.path.abspath(out or d.get("out") or
-                          "sweep_" + os.path.splitext(os.path.basename(path))[0])
+    if out is None:
+        out = d.get("out", "sweep_" + os.path.splitext(os.path.basename(path))[0])
+        if not isinstance(out, str) or not out.strip():
+            raise SweepError(f"{path}: out: expected a directory (a non-empty string), "
+                             f"got {out!r}")
+    elif not out.strip():
+        raise SweepError("--out: expected a directory, got an empty string")
+    out = os.path.abspath(out)
     base_ranks = min(ranks)
     if weak and any(r % base_ranks for r in ranks):
         raise SweepError(f"{path}: weak scaling needs rank counts that are multiples of the "
@@ -302,17 +350,33 @@ def load(path, out=None, weak=None, kind=None, ranks=None):
                     o += [f"output.dir={toml_value(run_dir)}",
                           f"output.prefix={SUMMARY_PREFIX}"]
                     runs.append(Run(rid, deck, r, rep, point, o, run_dir))
-    ids = [x.run_id for x in runs]
-    if len(set(ids)) != len(ids):
-        raise SweepError(f"{path}: two runs would share a directory; make the decks' or "
-                         "the axes' values differ in their names")
+    _check_ids(runs, path)
     for x in runs:
         x.command = command(launcher, x)
     name = d.get("name", os.path.splitext(os.path.basename(path))[0])
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name):
+        if "name" not in d:  # the file's own name stands in: say so
+            raise SweepError(f"{path}: the sweep file's name {name!r} names its jobs and "
+                             "their scripts, but has characters other than letters, digits "
+                             "and _.+-: rename the file or set name = \"...\" in it")
         raise SweepError(f"{path}: name: expected letters, digits and _.+- (it names the "
                          f"jobs and their scripts), got {name!r}")
     return Sweep(name, os.path.abspath(path), out, runs, launcher, names)
+
+
+def _check_ids(runs, path):
+    """SweepError naming two runs whose ids (directories) are the same: values that
+    differ only in characters a directory name leaves out (e.g. "a/b" and "a_b")."""
+    first = {}
+    for x in runs:
+        if x.run_id in first:
+            a, b = (", ".join([os.path.basename(r.deck), f"ranks {r.ranks}"] +
+                              [f"{k}={v if isinstance(v, str) else toml_value(v)}"
+                               for k, v in r.axes.items()]) for r in (first[x.run_id], x))
+            raise SweepError(f"{path}: runs ({a}) and ({b}) would share the directory "
+                             f"runs/{x.run_id}; make the decks' or the axes' values differ "
+                             "in their names")
+        first[x.run_id] = x
 
 
 def override_key(o):
@@ -375,14 +439,21 @@ def _check_variants(key, values, path):
         raise SweepError(f"{path}: axes.{key}: two variants share a name")
 
 
-def _flatten(t, prefix=""):
-    """{"balance": {"method": [...]}} and {"balance.method": [...]} alike."""
+def _flatten(t, path, prefix="", spelt=None):
+    """{"balance": {"method": [...]}} and {"balance.method": [...]} alike; the same key
+    both ways is an error (TOML lets both through: one would be dropped)."""
     out = {}
+    spelt = {} if spelt is None else spelt  # flat key -> how the file wrote it
     for k, v in t.items():
         if isinstance(v, dict):
-            out.update(_flatten(v, prefix + k + "."))
-        else:
-            out[prefix + k] = v
+            out.update(_flatten(v, path, prefix + k + ".", spelt))
+            continue
+        where = f"[axes{'.' + prefix[:-1] if prefix else ''}] {json.dumps(k)}"
+        if prefix + k in spelt:
+            raise SweepError(f"{path}: axes: {spelt[prefix + k]} and {where} are both "
+                             f"axis {prefix + k}; keep one of them")
+        spelt[prefix + k] = where
+        out[prefix + k] = v
     return out
 
 
