@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "amr/amr_config.hpp"
+#include "physics/blast_samples.hpp"
 #include "physics/deck_values.hpp"
 #include "physics/hydro_advance.hpp"
 #include "solver/mg_config.hpp"
@@ -191,6 +192,18 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
       center_given_ = true;
     }
     problem_.radius = positive(deck, "blast.radius", 0.05);
+    // A smaller ball could fall between level 0's initial-data samples and the explosion
+    // be lost; with this radius one always lies inside, wherever the centre.
+    double diagonal = 0.0;
+    for (int d = 0; d < dim; ++d)
+      diagonal += std::pow(geom.dx[d] / kInitialSamples, 2);
+    diagonal = std::sqrt(diagonal);
+    if (problem_.radius < diagonal)
+      deck.fail("blast.radius",
+                fmt::format("expected at least {:.6g}, the diagonal of the {}^{} samples "
+                            "of a level-0 cell's initial data (a smaller ball can fall "
+                            "between them), got {}",
+                            diagonal, kInitialSamples, dim, problem_.radius));
     problem_.energy = positive(deck, "blast.energy", 1.0);
     problem_.rho0 = positive(deck, "blast.density", 1.0);
     problem_.p0 = positive(deck, "blast.pressure", 1e-5);
@@ -384,6 +397,8 @@ HydroProblem Hydro::problem_for(const LevelGeom& g) const {
     for (int d = 0; d < 3; ++d)
       p.center[d] = g.prob_lo[d] + 0.5 * (g.domain.lo[d] + g.domain.hi[d] + 1) * g.dx[d];
   }
+  if (p.kind == HydroProblemKind::blast)
+    p.blast_volume = sampled_ball_volume(g, p.center, p.radius, kInitialSamples);
   return p;
 }
 
@@ -395,7 +410,7 @@ void Hydro::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
   // cuts cells are deposited in proportion to the volume they cover.
   for_each_cell(
       "hydro::initial_data", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        p.cell_average(g, i, j, k, gamma, time, 4, u);
+        p.cell_average(g, i, j, k, gamma, time, kInitialSamples, u);
       });
 }
 

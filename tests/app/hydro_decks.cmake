@@ -39,8 +39,8 @@ pw_fingerprint(sod_x 12dd0fd7c0ef4138 ${PW_INPUTS}/sod_x.toml time.max_step=20)
 pw_fingerprint(sod_y 000818e8cd4daaff ${PW_INPUTS}/sod_y.toml time.max_step=20)
 pw_fingerprint(sod_z 1f32ca61ed2dff23 ${PW_INPUTS}/sod_z.toml time.max_step=10
   domain.n_cell=[16,16,128])
-pw_fingerprint(blast_2d a461a26fb9518d79 ${PW_INPUTS}/blast_2d.toml time.max_step=10)
-pw_fingerprint(blast_3d a07a66bfcd124cfe ${PW_INPUTS}/blast_3d.toml time.max_step=4
+pw_fingerprint(blast_2d c513bc5a333b8ee5 ${PW_INPUTS}/blast_2d.toml time.max_step=10)
+pw_fingerprint(blast_3d 2d1c72987d7d792e ${PW_INPUTS}/blast_3d.toml time.max_step=4
   domain.n_cell=[16,16,16] amr.blocking_factor=4 amr.max_grid_size=8 blast.radius=0.08)
 pw_fingerprint(shockpool_2d 65db7a0151803c3f ${PW_INPUTS}/shockpool_2d.toml
   time.max_step=10)
@@ -54,6 +54,9 @@ pw_fingerprint(clumps_3d 90cc7bdd37ca988a ${PW_INPUTS}/clumps_3d.toml time.max_s
 pw_fingerprint(clumps_3d_split 4a1315c3546f8aaf ${PW_INPUTS}/clumps_3d.toml
   time.max_step=6 amr.max_grid_size=32 balance.method=chop_pack)
 # A blast or a shock outside the domain was accepted, and the run showed nothing of it.
+# A ball that can fall between level 0's initial-data samples: its energy was lost.
+pw_bad_deck(hydro_blast_radius "blast.radius: expected at least 0.00276214, the diagonal of the 4^2 samples of a level-0 cell's initial data (a smaller ball can fall between them), got 0.001"
+  ${PW_BLAST} blast.radius=0.001)
 pw_bad_deck(hydro_blast_outside "blast.center: expected a point of the domain: coordinate 0 in [0, 1], got 5"
   ${PW_BLAST} "blast.center=[5.0,0.5]")
 pw_bad_deck(hydro_shock_outside "shock_tube.position: expected a position inside the domain along axis 0, in (0, 1), got 1.5"
