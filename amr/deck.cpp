@@ -207,7 +207,11 @@ struct Scalar<int> {
     if (!v.is_integer()) return wrong_type(v);
     const auto i = v.as_integer();
     if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max()) {
-      const std::string s = std::to_string(i);
+      // The parser reads a longer integer as the 64-bit extreme: say so, not that figure.
+      using I64 = std::numeric_limits<decltype(i)>;
+      const std::string s = std::to_string(i) + (i == I64::max()   ? " or more"
+                                                 : i == I64::min() ? " or less"
+                                                                   : "");
       return Mismatch{s + " (out of int range)", s + ", out of int range"};
     }
     out = static_cast<int>(i);

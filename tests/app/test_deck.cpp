@@ -99,6 +99,13 @@ TEST(Deck, DeckRejectsIntegerOutOfIntRange) {
   EXPECT_EQ(
       error_of([&] { deck.get<int>("amr.max_step", 0); }),
       "t.toml:3: amr.max_step: expected an integer, got 3000000000 (out of int range)");
+  // Beyond 64 bits the parser gives its largest integer, which the message must not
+  // present as what was written.
+  const Deck big = deck_of("[amr]\nmax_step = 99999999999999999999\n");
+  EXPECT_EQ(
+      error_of([&] { big.get<int>("amr.max_step", 0); }),
+      "t.toml:2: amr.max_step: expected an integer, got 9223372036854775807 or more "
+      "(out of int range)");
 }
 
 TEST(Deck, DeckAcceptsIntegerForDoubleKey) {
