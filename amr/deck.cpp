@@ -377,6 +377,8 @@ struct Deck::Impl {
   // Key given on the command line -> its argument: a second one is a mistake, not a
   // silent override of the first.
   std::map<std::string, std::string> overridden;
+  // Section -> when its keys are read (read_only_when).
+  mutable std::map<std::string, std::string> conditions;
 
   std::string where_of(const std::string& key) const {
     if (auto it = index.find(key); it != index.end()) return entries[it->second].where;
@@ -595,6 +597,11 @@ void Deck::know(const std::string& key) const {
   impl_->known.insert(key);
 }
 
+void Deck::read_only_when(const std::string& section,
+                          const std::string& condition) const {
+  impl_->conditions[section] = condition;
+}
+
 void Deck::fail(const std::string& key, const std::string& what) const {
   throw UserError(impl_->where_of(key) + ": " + key + ": " + what);
 }
@@ -604,6 +611,10 @@ void Deck::check_all_used(const std::string& section) const {
   for (const Entry& e : d.entries) {
     if (d.used.count(e.key)) continue;
     if (!section.empty() && section_of(e.key) != section) continue;
+    // A section left from another problem or module (a deck switched on the command
+    // line): not a misspelling.
+    if (auto c = d.conditions.find(section_of(e.key)); c != d.conditions.end())
+      fail(e.key, "the [" + c->first + "] section is read only when " + c->second);
     // The closest key read, preferring the same section; ties go to the first in sorted
     // order.
     std::set<std::string> candidates = d.known;

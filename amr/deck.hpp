@@ -63,6 +63,11 @@ class Deck {
   /// echo), so that check_all_used() can suggest it for a misspelt key.
   void know(const std::string& key) const;
 
+  /// Record that the keys of `section` are read only under `condition` (a sentence such
+  /// as `hydro.problem = "blast"`): check_all_used() then says so for a key of that
+  /// section nobody read, instead of calling it unknown.
+  void read_only_when(const std::string& section, const std::string& condition) const;
+
   /// "<file>:<line>" where `key` is set (or the file alone when absent), for a message
   /// about the key composed later than the deck is read.
   std::string where(const std::string& key) const;

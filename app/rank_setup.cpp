@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -24,6 +23,41 @@ void check_length(const Deck& deck, const std::string& key, const std::vector<T>
                        " ranks in this run), got " + std::to_string(v.size()));
 }
 
+/// Group ids are labels: lan_distributed and the emulation only compare them, so [0, 7]
+/// is two groups. A negative id is refused: -1 reads as "none" (as owners use it).
+void check_group_ids(const Deck& deck, const std::vector<int>& group) {
+  for (size_t k = 0; k < group.size(); ++k)
+    if (group[k] < 0)
+      deck.fail("ranks.groups",
+                fmt::format("expected group ids >= 0 (ranks with the same id form a "
+                            "group), got {} for rank {}",
+                            group[k], k));
+}
+
+/// Ranks in [0, nranks), each once: a repeat is a typo, not a double slowdown.
+void check_slow_ranks(const Deck& deck, std::vector<int> slow, int nranks) {
+  for (int k : slow)
+    if (k < 0 || k >= nranks)
+      deck.fail("ranks.slow", "expected ranks in [0, " + std::to_string(nranks) +
+                                  "), got " + std::to_string(k));
+  std::sort(slow.begin(), slow.end());
+  const auto twice = std::adjacent_find(slow.begin(), slow.end());
+  if (twice != slow.end())
+    deck.fail("ranks.slow",
+              fmt::format("expected each rank once, got rank {} twice", *twice));
+}
+
+/// The lab's range: beyond it loads and their sums overflow (1e-308 printed
+/// "imbalance inf" and a NaN summary).
+void check_speeds(const Deck& deck, const std::vector<double>& speed) {
+  for (size_t k = 0; k < speed.size(); ++k)
+    if (!(speed[k] >= kMinRankSpeed && speed[k] <= kMaxRankSpeed))
+      deck.fail("ranks.speed",
+                fmt::format("expected relative speeds in {} (beyond, loads and their "
+                            "sums overflow), got {} for rank {}",
+                            kRankSpeedRange, to_toml(speed[k]), k));
+}
+
 }  // namespace
 
 RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank) {
@@ -36,6 +70,7 @@ RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank) {
   if (deck.has("ranks.groups")) {
     r.group = deck.get<std::vector<int>>("ranks.groups", {});
     check_length(deck, "ranks.groups", r.group, nranks);
+    check_group_ids(deck, r.group);
   } else {
     const int size = deck.get<int>("ranks.group_size", nranks);
     if (size < 1)
@@ -47,10 +82,7 @@ RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank) {
   }
 
   const std::vector<int> slow = deck.get<std::vector<int>>("ranks.slow", {});
-  for (int k : slow)
-    if (k < 0 || k >= nranks)
-      deck.fail("ranks.slow", "expected ranks in [0, " + std::to_string(nranks) +
-                                  "), got " + std::to_string(k));
+  check_slow_ranks(deck, slow, nranks);
   const double slowdown = deck.get<double>("ranks.slowdown", 1.0);
   // Beyond these bounds the busy waits would outlast any run (1e300: forever).
   if (!(slowdown >= 1 && slowdown <= kMaxSlowdown))
@@ -71,10 +103,7 @@ RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank) {
   if (deck.has("ranks.speed")) {
     r.speed = deck.get<std::vector<double>>("ranks.speed", {});
     check_length(deck, "ranks.speed", r.speed, nranks);
-    for (double v : r.speed)
-      if (!(v > 0) || std::isinf(v))
-        deck.fail("ranks.speed",
-                  "expected finite relative speeds > 0, got " + to_toml(v));
+    check_speeds(deck, r.speed);
   } else {
     for (int k : slow)
       r.speed[size_t(k)] = 1.0 / slowdown;

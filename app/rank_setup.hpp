@@ -17,11 +17,11 @@ struct RankSetup {
   std::shared_ptr<const Emulation> emulation;
 };
 
-/// Reads ranks.group_size (consecutive ranks per group) or ranks.groups (a group id per
-/// rank), ranks.speed (a weight > 0 per rank; default 1, or 1/slowdown on slowed ranks),
-/// ranks.slow (ranks to slow down), ranks.slowdown (>= 1) and ranks.latency (seconds
-/// added to an exchange between groups, >= 0). Lists must have one entry per rank of
-/// the run: a deck error otherwise, before any work.
+/// Reads ranks.group_size (consecutive ranks per group) or ranks.groups (a group id >= 0
+/// per rank), ranks.speed (a weight in [1e-6, 1e6] per rank; default 1, or 1/slowdown on
+/// slowed ranks), ranks.slow (ranks to slow down, each once), ranks.slowdown (>= 1) and
+/// ranks.latency (seconds added to an exchange between groups, >= 0). Lists must have
+/// one entry per rank of the run: a deck error otherwise, before any work.
 RankSetup read_rank_setup(const Deck& deck, int nranks, int my_rank);
 
 }  // namespace pw

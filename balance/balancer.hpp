@@ -43,6 +43,14 @@ struct RunMeasurements {
   std::function<std::pair<double, double>()> probe_network;
 };
 
+/// The relative rank speeds the balancers and their metrics take (the app's ranks.speed,
+/// the lab's --speed): beyond, loads (cost / speed) and their sums overflow or underflow
+/// (a speed of 1e-308 read "imbalance inf", 1e-320 NaN).
+constexpr double kMinRankSpeed = 1e-6;
+constexpr double kMaxRankSpeed = 1e6;
+/// The range as the error messages write it.
+constexpr const char* kRankSpeedRange = "[1e-6, 1e6]";
+
 struct RankInfo {
   int nranks = 1;
   std::vector<double> speed;  // relative speed per rank (1 = nominal)

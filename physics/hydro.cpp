@@ -158,6 +158,12 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
 
   // The problem and its section.
   const std::string problem = deck.get<std::string>("hydro.problem", "shock_tube");
+  for (const char* other :
+       {"shock_tube", "blast", "shockpool", "sound_wave", "uniform", "jeans", "clumps"})
+    if (problem != other)
+      deck.read_only_when(other, fmt::format("hydro.problem = \"{}\" (this run's is "
+                                             "\"{}\")",
+                                             other, problem));
   const double g = hp_.gamma;
   bool has_inflow = false;  // the problem's exact state can flow in through lo faces
   if (problem == "shock_tube") {

@@ -33,6 +33,11 @@ std::unique_ptr<Physics> make_physics(const Deck& deck) {
     os << ", got '" << name << "'";
     deck.fail("physics.module", os.str());
   }
+  // The sections named after a module ([poisson] is self-gravity's too).
+  for (const char* other : {"advection", "hydro"})
+    if (name != other)
+      deck.read_only_when(other, "physics.module = \"" + std::string(other) +
+                                     "\" (this run's is \"" + name + "\")");
   return it->second(deck, dim);
 }
 

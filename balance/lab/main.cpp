@@ -305,8 +305,9 @@ int run(int argc, char** argv) {
       // Beyond this, cost / speed and the sum of speeds overflow or underflow (1e-320:
       // NaN metrics; 1 1e-300: an imbalance of 1e300).
       ->check(number<double>(
-          "a relative speed in [1e-6, 1e6]",
-          [](double v) { return v >= 1e-6 && v <= 1e6; }, "in [1e-6, 1e6]"));
+          std::string("a relative speed in ") + kRankSpeedRange,
+          [](double v) { return v >= kMinRankSpeed && v <= kMaxRankSpeed; },
+          std::string("in ") + kRankSpeedRange));
   cli.add_option("--step-seconds", o.measured.step_seconds,
                  "lan_distributed: T, the time of a level-0 step (seed 001 eq. 4)")
       ->check(non_negative)

@@ -26,6 +26,43 @@ namespace {
 // int range keeps every such sum exact (a side of 2^31 looped with growing memory).
 constexpr int kMaxIndex = (1 << 29) - 1;
 
+// Cells per box and over the file: a cube of side 2^21 has 2^63 cells, which wrapped (Lan
+// crashed, comm_cut read 0). Per box 1024 times the generators' largest (1024^3); over
+// the file 2 times their most (< 1.2e6 patches of 1024^3 < 2^51). Cell counts and their
+// sums (pieces, cut faces, moved cells: at most 6 per cell) then stay exact in a double
+// and far below long's 2^63; refinement factors enter only as divisors of coordinates.
+constexpr long kMaxBoxCells = 1L << 40;
+constexpr long kMaxFileCells = 1L << 52;
+
+// Patch lines are short: a limit keeps a file with no newline (/dev/zero) from being
+// read whole into memory.
+constexpr std::streamsize kMaxLineBytes = 64 * 1024;
+
+/// The next line of `in` (without its newline) into `text`; false at the end.
+bool next_line(std::istream& in, std::vector<char>& buf, std::string& text,
+               const std::string& name, int line) {
+  buf.resize(size_t(kMaxLineBytes) + 1);
+  in.getline(buf.data(), kMaxLineBytes + 1);
+  if (in.fail() && !in.eof() && !in.bad() && in.gcount() == kMaxLineBytes)
+    bad(name, line,
+        fmt::format("a line longer than {} bytes: expected one patch per line",
+                    kMaxLineBytes));
+  if (in.fail()) return false;
+  text.assign(buf.data(), size_t(in.gcount()) - (in.eof() ? 0 : 1));
+  return true;
+}
+
+/// The box's cells when within kMaxBoxCells (sides >= 1 and < 2^30, so the products of
+/// two fit in a long), else an error naming the sides.
+long box_cells(const Box& b, const std::string& name, int line) {
+  const IntVect s = b.size();
+  if (long(s[0]) * s[1] > kMaxBoxCells / s[2])
+    bad(name, line,
+        fmt::format("box: expected at most 2^40 = {} cells, got {} x {} x {}",
+                    kMaxBoxCells, s[0], s[1], s[2]));
+  return long(s[0]) * s[1] * s[2];
+}
+
 /// Two boxes of one level that overlap (a duplicate included): the later one's line.
 void check_disjoint(const std::vector<PatchMeta>& patches, const std::vector<int>& lines,
                     const std::string& name) {
@@ -67,8 +104,10 @@ PatchList read_patch_list(std::istream& in, const std::string& name, int ranks) 
   std::vector<int> lines;  // of each patch, for messages
   int refinement = 0, dim = 0;
   std::string text;
+  std::vector<char> buf;
+  long cells = 0;  // over the file
   int line = 1;
-  for (; std::getline(in, text); ++line) {
+  for (; next_line(in, buf, text, name, line); ++line) {
     std::istringstream fields(text.substr(0, text.find('#')));
     std::vector<std::string> f;
     for (std::string word; fields >> word;)
@@ -118,6 +157,12 @@ PatchList read_patch_list(std::istream& in, const std::string& name, int ranks) 
                       f[8]));
     if (f.size() == 9) p.owner = int(v);
     if (p.box.empty()) bad(name, line, "box: expected lo <= hi in every direction");
+    cells += box_cells(p.box, name, line);
+    if (cells > kMaxFileCells)
+      bad(name, line,
+          fmt::format("box: expected at most 2^52 = {} cells over the file, the boxes up "
+                      "to this line hold {}",
+                      kMaxFileCells, cells));
     if (dim == 2 && (p.box.lo[2] != 0 || p.box.hi[2] != 0))
       bad(name, line, "box: expected k = 0 in 2D (dim 2)");
     p.refinement = 1;

@@ -18,8 +18,9 @@ constexpr int kLabMaxRanks = 65536;
 ///   dim d                 2 or 3 (optional; default 2 when every box has k = 0..0)
 ///   level lo_i lo_j lo_k hi_i hi_j hi_k cost [owner]
 /// Throws UserError "<name>:<line>: <what>" on a bad line, naming the bad field; an owner
-/// must be -1 (none) or below `ranks` (the smallest rank count the lab runs). Post:
-/// refinement of a patch = r^level; owner -1 where the column is absent.
+/// must be -1 (none) or below `ranks` (the smallest rank count the lab runs); lines of at
+/// most 64 KiB, at most 2^40 cells per box and 2^52 over the list (so no count wraps).
+/// Post: refinement of a patch = r^level; owner -1 where the column is absent.
 PatchList read_patch_list(std::istream& in, const std::string& name,
                           int ranks = kLabMaxRanks);
 /// The same, from a file (UserError when it is a directory or cannot be opened).

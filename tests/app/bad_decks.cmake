@@ -223,3 +223,22 @@ set_tests_properties(check_good_deck PROPERTIES ENVIRONMENT "${PW_TEST_ENV}" TIM
 # A byte count beyond 64 bits was capped by CLI11 and accepted.
 pw_bad_deck(max_memory_overflow "command line: --max-memory: expected a size > 0 such as 16GB, 512MiB or 1000000 (bytes), got 18446744073709551616"
   ${PW_GOOD_DECK} --max-memory=18446744073709551616)
+# [ranks] lists: a speed past the lab's range printed "imbalance inf" and a NaN summary
+# with exit code 0; a negative group id and a rank slowed twice were taken silently.
+pw_bad_deck(rank_speed_tiny "command line: argument \"ranks.speed=[1e-308,1.0]\": ranks.speed: expected relative speeds in [1e-6, 1e6] (beyond, loads and their sums overflow), got 1e-308 for rank 0"
+  --check --ranks 2 ${PW_GOOD_DECK} "ranks.speed=[1e-308,1.0]")
+pw_bad_deck(rank_speed_huge "ranks.speed: expected relative speeds in [1e-6, 1e6] (beyond, loads and their sums overflow), got 1e+07 for rank 1"
+  --check --ranks 2 ${PW_GOOD_DECK} "ranks.speed=[1.0,1e7]")
+pw_bad_deck(rank_groups_negative "ranks.groups: expected group ids >= 0 (ranks with the same id form a group), got -1 for rank 1"
+  --check --ranks 2 ${PW_GOOD_DECK} "ranks.groups=[5,-1]")
+pw_bad_deck(rank_slow_twice "ranks.slow: expected each rank once, got rank 0 twice"
+  --check --ranks 2 ${PW_GOOD_DECK} "ranks.slow=[0,0]")
+
+# A deck switched to another problem or module on the command line: the old section's
+# keys were "unknown", as if misspelt.
+pw_bad_deck(problem_switched
+  "blast.radius: the [blast] section is read only when hydro.problem = \"blast\" (this run's is \"jeans\")"
+  ${PROJECT_SOURCE_DIR}/inputs/blast_2d.toml hydro.problem=jeans)
+pw_bad_deck(module_switched
+  "advection.velocity: the [advection] section is read only when physics.module = \"advection\" (this run's is \"hydro\")"
+  ${PW_GOOD_DECK} physics.module=hydro)

@@ -52,3 +52,20 @@ add_test(NAME bad_patches.directory
           --balancer knapsack)
 set_tests_properties(bad_patches.directory PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
   TIMEOUT 60)
+# Cell counts past a long: a cube of side 2^21 (2^63 cells) crashed lan; one of side
+# 2^30 - 1 gave chop_pack an imbalance of 1.67 and a wrong comm_cut, exit code 0.
+pw_bad_patches(cells_overflow
+  "bad_cells.txt:3: box: expected at most 2^40 = 1099511627776 cells, got 2097152 x 2097152 x 2097152"
+  bad_cells.txt --balancer lan --ranks 4)
+pw_bad_patches(cells_wrap
+  "bad_cells_wrap.txt:3: box: expected at most 2^40 = 1099511627776 cells, got 1073741823 x 1073741823 x 1073741823"
+  bad_cells_wrap.txt --balancer chop_pack)
+# A file with no newline was read whole into memory (it hung and grew until killed); the
+# memory limit keeps a regression from taking the machine with it.
+add_test(NAME bad_patches.no_newline
+  COMMAND sh -c "ulimit -v 4000000 && exec \"$@\"" sh
+          ${PROJECT_SOURCE_DIR}/tests/app/expect_error.sh
+          "/dev/zero:1: a line longer than 65536 bytes: expected one patch per line"
+          $<TARGET_FILE:balance_lab> --patches /dev/zero --ranks 2 --balancer knapsack)
+set_tests_properties(bad_patches.no_newline PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 60)

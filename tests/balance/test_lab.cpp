@@ -1,5 +1,6 @@
 // The balance lab's pieces: generated workloads are disjoint aligned boxes of about the
 // requested count, patch files round-trip, and the metrics agree with hand counts.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -204,6 +205,57 @@ TEST(LabPatchFile, NamesTheMalformedFieldAndBoundsOwnersByTheRanks) {
   const PatchList list = read_patch_list(plus, "plus.txt");
   EXPECT_EQ(list.patches[0].cost, 5e-324);
   EXPECT_EQ(list.patches[0].owner, 1);
+}
+
+namespace {
+
+/// The error read_patch_list gives for `text`, or "no error".
+std::string patch_error(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    read_patch_list(in, "f.txt");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+// A cube of side 2^21 has 2^63 cells: the count wrapped, Lan crashed and chop_pack's
+// figures were wrong. A box holds at most 2^40 cells, a file 2^52.
+TEST(LabPatchFile, BoundsTheCellsOfABoxAndOfTheFile) {
+  EXPECT_EQ(patch_error("refinement 2\n0 0 0 0 8191 8191 16383 1\n"), "no error");
+  EXPECT_EQ(
+      patch_error("refinement 2\n0 0 0 0 8191 8191 16384 1\n"),
+      "f.txt:2: box: expected at most 2^40 = 1099511627776 cells, got 8192 x 8192 x "
+      "16385");
+  EXPECT_EQ(patch_error("refinement 2\n0 0 0 0 536870911 536870911 0 1\n"),
+            "f.txt:2: box: expected at most 2^40 = 1099511627776 cells, got 536870912 x "
+            "536870912 x 1");
+  // 4096 boxes of 2^40 cells fill the file's 2^52; one cell more is refused.
+  std::string full = "refinement 2\n";
+  for (int b = 0; b < 4096; ++b)
+    full += fmt::format("0 {} 0 0 {} 8191 16383 1\n", 8192 * b, 8192 * b + 8191);
+  EXPECT_EQ(patch_error(full), "no error");
+  EXPECT_EQ(patch_error(full + "0 -1 0 0 -1 0 0 1\n"),
+            "f.txt:4098: box: expected at most 2^52 = 4503599627370496 cells over the "
+            "file, the boxes up to this line hold 4503599627370497");
+}
+
+// A file with no newline (/dev/zero) was read whole into memory: lines are limited to
+// 64 KiB, which no patch line comes near.
+TEST(LabPatchFile, RefusesALineLongerThan64KiB) {
+  const std::string head = "refinement 2\n0 0 0 0 7 7 0 1\n";
+  const auto comment = [](size_t bytes) { return "#" + std::string(bytes - 1, 'x'); };
+  EXPECT_EQ(patch_error(head + comment(65536) + "\n1 0 0 0 7 7 0 1\n"), "no error");
+  EXPECT_EQ(patch_error(head + comment(65536)), "no error");  // no final newline
+  EXPECT_EQ(patch_error(head + comment(65537) + "\n"),
+            "f.txt:3: a line longer than 65536 bytes: expected one patch per line");
+  EXPECT_EQ(patch_error(head + std::string(1 << 20, '\0')),
+            "f.txt:3: a line longer than 65536 bytes: expected one patch per line");
+  // The last line needs no newline.
+  EXPECT_EQ(patch_error("refinement 2\n0 0 0 0 7 7 0 1"), "no error");
 }
 
 TEST(LabMetrics, CommCutCountsTheFacesBetweenTwoRanks) {
