@@ -64,35 +64,38 @@ KOKKOS_FORCEINLINE_FUNCTION double linear_child(double u0, const double s[3], in
 /// three momenta, total energy (Interp::gas_state).
 constexpr int gas_state_ncomp = 5;
 
-/// Fill the fine cells of coarse cell (ic, jc, kc) that lie in `box` with the gas state
-/// of components c0 .. c0 + 4 (gas_state_ncomp): MC-limited linear in each component, as
-/// interp_coarse_cell, where every fine cell of the coarse cell gets a positive density
-/// and internal energy E - |m|^2 / (2 rho); elsewhere every fine cell takes the coarse
-/// state. Slopes limited one component at a time keep each within its neighbours, but
-/// not the internal energy, the difference of two of them: beside fast, cold gas a fine
-/// cell can come out with a negative pressure. All r^dim fine cells are checked, in the
-/// box or not, so that a fine cell's value does not depend on the region it is filled
-/// in. Conservative either way.
-template <class A, class R>
-KOKKOS_INLINE_FUNCTION void interp_gas_cell(const A& crse, const A& fine, int ic, int jc,
-                                            int kc, int c0, const R& r, int dim,
-                                            const Box& box) {
+/// A gas state's coarse values u0 and MC-limited slopes s (per coarse width, zero
+/// beyond the first DIM directions), components c0 .. c0 + 4 of coarse cell (ic, jc, kc).
+/// Then, when a fine cell of the coarse cell would get a density or internal energy
+/// E - |m|^2 / (2 rho) that is not positive, the slopes are zeroed: every fine cell
+/// takes the coarse state. Slopes limited one component at a time keep each within its
+/// neighbours, but not the internal energy, the difference of two of them: beside fast,
+/// cold gas a fine cell came out with a negative pressure. The internal energy of the
+/// fine cells is a concave function of their offset (|m|^2 / rho is convex), so its
+/// least value is at a corner of the coarse cell's block of fine cells, and only the
+/// 2^DIM corner cells are tested (all of them at ratio 2), the same whether the block is
+/// filled whole or in part.
+template <int DIM, class A, class R>
+KOKKOS_FORCEINLINE_FUNCTION void gas_slopes(const A& crse, int ic, int jc, int kc, int c0,
+                                            const R& r, double u0[gas_state_ncomp],
+                                            double s[gas_state_ncomp][3]) {
   constexpr int nc = gas_state_ncomp;
-  double u0[nc], s[nc][3];
   for (int c = 0; c < nc; ++c) {
     u0[c] = crse(ic, jc, kc, c0 + c);
     for (int d = 0; d < 3; ++d) {
       s[c][d] = 0.0;
-      if (d >= dim) continue;
+      if (d >= DIM) continue;
       const int e0 = d == 0, e1 = d == 1, e2 = d == 2;
       s[c][d] = mc_slope(crse(ic - e0, jc - e1, kc - e2, c0 + c), u0[c],
                          crse(ic + e0, jc + e1, kc + e2, c0 + c));
     }
   }
   bool positive = true;
-  for (int kk = 0; kk < r[2]; ++kk)
-    for (int jj = 0; jj < r[1]; ++jj)
-      for (int ii = 0; ii < r[0]; ++ii) {
+  const int step[3] = {r[0] > 1 ? r[0] - 1 : 1, r[1] > 1 ? r[1] - 1 : 1,
+                       r[2] > 1 ? r[2] - 1 : 1};
+  for (int kk = 0; kk < r[2]; kk += step[2])
+    for (int jj = 0; jj < r[1]; jj += step[1])
+      for (int ii = 0; ii < r[0]; ii += step[0]) {
         double q[nc];
         for (int c = 0; c < nc; ++c)
           q[c] = linear_child(u0[c], s[c], ii, jj, kk, r);
@@ -102,6 +105,17 @@ KOKKOS_INLINE_FUNCTION void interp_gas_cell(const A& crse, const A& fine, int ic
   if (!positive)
     for (int c = 0; c < nc; ++c)
       s[c][0] = s[c][1] = s[c][2] = 0.0;
+}
+
+/// Fill the fine cells of coarse cell (ic, jc, kc) that lie in `box` with the gas state
+/// of components c0 .. c0 + 4 (gas_slopes): MC-limited linear where the fine cells keep a
+/// positive internal energy, the coarse state elsewhere. Conservative either way.
+template <int DIM, class A, class R>
+KOKKOS_INLINE_FUNCTION void interp_gas_cell(const A& crse, const A& fine, int ic, int jc,
+                                            int kc, int c0, const R& r, const Box& box) {
+  constexpr int nc = gas_state_ncomp;
+  double u0[nc], s[nc][3];
+  gas_slopes<DIM>(crse, ic, jc, kc, c0, r, u0, s);
   const IntVect lo = max(IntVect{ic * r[0], jc * r[1], kc * r[2]}, box.lo);
   const IntVect hi = min(
       IntVect{ic * r[0] + r[0] - 1, jc * r[1] + r[1] - 1, kc * r[2] + r[2] - 1}, box.hi);
@@ -111,6 +125,22 @@ KOKKOS_INLINE_FUNCTION void interp_gas_cell(const A& crse, const A& fine, int ic
         for (int c = 0; c < nc; ++c)
           fine(i, j, k, c0 + c) =
               linear_child(u0[c], s[c], i - ic * r[0], j - jc * r[1], k - kc * r[2], r);
+}
+
+/// interp_gas_cell for a coarse cell whose r^3 fine cells all lie in the region, with
+/// the ratio known at compile time (FixedRatio: the loops unroll); the same bits.
+template <int DIM, class A, class R>
+KOKKOS_FORCEINLINE_FUNCTION void interp_gas_block(const A& crse, const A& fine, int ic,
+                                                  int jc, int kc, int c0, const R& r) {
+  constexpr int nc = gas_state_ncomp;
+  double u0[nc], s[nc][3];
+  gas_slopes<DIM>(crse, ic, jc, kc, c0, r, u0, s);
+  for (int kk = 0; kk < r[2]; ++kk)
+    for (int jj = 0; jj < r[1]; ++jj)
+      for (int ii = 0; ii < r[0]; ++ii)
+        for (int c = 0; c < nc; ++c)
+          fine(ic * r[0] + ii, jc * r[1] + jj, kc * r[2] + kk, c0 + c) =
+              linear_child(u0[c], s[c], ii, jj, kk, r);
 }
 
 /// The conservative quadratic interpolant of coarse cell (ic, jc, kc) from its 3^dim

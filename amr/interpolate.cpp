@@ -29,7 +29,10 @@ void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVe
     check_gas_run(n0, n1);
     for_each_cell(
         "amr::interpolate_gas_state", cells, KOKKOS_LAMBDA(int i, int j, int k) {
-          interp_gas_cell(c, f, i, j, k, n0, r, dim, b);
+          if (dim == 3)
+            interp_gas_cell<3>(c, f, i, j, k, n0, r, b);
+          else
+            interp_gas_cell<2>(c, f, i, j, k, n0, r, b);
         });
     return;
   }
@@ -123,6 +126,35 @@ void interpolate_linear(const LinearRegions& a, const R& r) {
       });
 }
 
+/// The arguments of a gas-state interpolation over many regions (components n0 ..
+/// n0 + 4).
+struct GasRegions {
+  Kokkos::View<FabRef*> crse, fine;
+  Kokkos::View<FineRegion*> regions;
+  BoxSet cells;
+  int n0;
+};
+
+/// As interpolate_linear, for gas states: whole blocks through interp_gas_block, the
+/// others through interp_gas_cell.
+template <int DIM, class R>
+void interpolate_gas(const GasRegions& a, const R& r) {
+  const auto crse = a.crse, fine = a.fine;
+  const auto regions = a.regions;
+  const int n0 = a.n0;
+  const IntVect rv{r[0], r[1], r[2]};
+  for_each_box_cell(
+      "amr::interpolate_gas_state", a.cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+        const FineRegion g = regions(n);
+        const IntVect lo{i * r[0], j * r[1], k * r[2]};
+        const IntVect hi{lo[0] + r[0] - 1, lo[1] + r[1] - 1, lo[2] + r[2] - 1};
+        if (g.box.contains(lo) && g.box.contains(hi))
+          interp_gas_block<DIM>(crse(g.patch), fine(g.patch), i, j, k, n0, r);
+        else
+          interp_gas_cell<DIM>(crse(g.patch), fine(g.patch), i, j, k, n0, rv, g.box);
+      });
+}
+
 }  // namespace interp_detail
 
 void interpolate_regions(const Kokkos::View<FabRef*>& crse,
@@ -151,11 +183,19 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
     }
     if (kind == Interp::gas_state) {
       check_gas_run(n0, n1);
-      for_each_box_cell(
-          "amr::interpolate_gas_state", cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
-            const FineRegion g = regions(n);
-            interp_gas_cell(crse(g.patch), fine(g.patch), i, j, k, n0, r, dim, g.box);
-          });
+      const GasRegions gas{crse, fine, regions, cells, n0};
+      if (dim == 3 && ratio == IntVect{2, 2, 2})
+        interpolate_gas<3>(gas, FixedRatio<2, 2, 2>{});
+      else if (dim == 2 && ratio == IntVect{2, 2, 1})
+        interpolate_gas<2>(gas, FixedRatio<2, 2, 1>{});
+      else if (dim == 3 && ratio == IntVect{4, 4, 4})
+        interpolate_gas<3>(gas, FixedRatio<4, 4, 4>{});
+      else if (dim == 2 && ratio == IntVect{4, 4, 1})
+        interpolate_gas<2>(gas, FixedRatio<4, 4, 1>{});
+      else if (dim == 3)
+        interpolate_gas<3>(gas, ratio);
+      else
+        interpolate_gas<2>(gas, ratio);
       continue;
     }
     // The usual ratios with the loops over a coarse cell's fine cells unrolled: the
