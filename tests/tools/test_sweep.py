@@ -327,17 +327,27 @@ def check_killed(tools, exe, work):
     write_sweep(path, wrapper, [1], ["knapsack"], TINY)
     sout = os.path.join(out, "sweep")
     p = sweep(tools, [path, "--out", sout], expect=1)
-    assert re.search(r"failed \(exit code 137\): mpirun noticed that process rank 0 .* "
-                     r"exited on signal 9 \(Killed\)\.; log: ", p.stderr), p.stderr
+    # (At times mpirun sees the exit code 137 rather than the signal: then its banner has
+    # no reason, and the code is given.)
+    killed = (r"(mpirun noticed that process rank 0 .* exited on signal 9 \(Killed\)\.|"
+              r"killed or interrupted \(exit code 137\))")
+    assert re.search(r"failed \(exit code 137\): " + killed + "; log: ", p.stderr), p.stderr
     sweep(tools, ["collect", sout])
     [row] = read_csv(os.path.join(sout, "sweep_runs.csv"))
-    assert row["status"] == "missing" and "exited on signal 9" in row["error"], row
+    assert row["status"] == "missing" and (
+        re.fullmatch(killed, row["error"]) or row["error"] ==
+        "no summary: killed or interrupted (its log gives no reason)"), row
     # No MPI line at all: said so, with the code, not the last progress line.
     import importlib
     sys.path.insert(0, tools)
     collect = importlib.import_module("pwsweep.collect")
     assert collect.error_line(["step     1 time 0.01", "-" * 20], 137) == (
         "killed or interrupted (exit code 137)")
+    banner = ["-" * 20, "Primary job  terminated normally, but 1 process returned",
+              "a non-zero exit code. Per user-direction, the job has been aborted.",
+              "-" * 20, "mpirun detected that one or more processes exited with non-zero "
+              "status, thus causing", "  Exit code:    137"]
+    assert collect.error_line(banner, 137) == "killed or interrupted (exit code 137)"
     assert collect.error_line(["step 1", "patchwork: error: x: y", "-" * 20], 2) == "x: y"
 
 
@@ -468,6 +478,20 @@ def check_jobs(tools, exe, work):
     p = sweep(tools, [os.path.join(work, "jobs_slurm_array.toml"), "--launcher", "flux",
                       "--dry-run"], expect=2)
     assert p.stderr.startswith("sweep: error:") and "array" in p.stderr
+    # PBS chunks: the full nodes, then the rest (6 ranks at 4 a node: 4 + 2; it asked for
+    # two nodes of 4).
+    out = os.path.join(work, "jobs", "pbs_rest")
+    shutil.rmtree(out, ignore_errors=True)
+    sweep(tools, [path, "--out", out, "--launcher", "pbs", "--ranks", "6"])
+    with open(os.path.join(out, "jobs", "jobs_np6.pbs")) as f:
+        d = directives(f.read(), "#PBS")
+    want = "-l select=1:ncpus=12:mpiprocs=4:ompthreads=3+1:ncpus=6:mpiprocs=2:ompthreads=3"
+    assert want in d, d
+    # Other rank counts into the same --out: the scripts of the earlier ones go (a loop
+    # over OUT/jobs/* submitted them too).
+    p = sweep(tools, [path, "--out", out, "--launcher", "pbs", "--ranks", "2"])
+    assert sorted(os.listdir(os.path.join(out, "jobs"))) == ["jobs_np2.pbs"], p.stderr
+    assert "removed 1 job script(s) of an earlier sweep" in p.stderr, p.stderr
 
 
 def check_weak(tools, exe, work):

@@ -78,8 +78,10 @@ def _mean(values):
 
 # Lines that say why a run stopped when patchwork could not: MPI's word on a rank killed
 # by a signal, the C++ runtime's and the kernel's.
+# "Aborted" only opening a line (the shell's "Aborted (core dumped)"): Open MPI's banner
+# "... the job has been aborted." is no reason.
 STOP = re.compile(r"exited on signal|terminated by signal|terminate called|what\(\):|"
-                  r"Segmentation fault|Bus error|Aborted|out of memory|Killed", re.I)
+                  r"Segmentation fault|Bus error|^Aborted|out of memory|Killed", re.I)
 
 
 def error_line(lines, code=None):
@@ -173,9 +175,11 @@ def gather(dirs):
                 if os.path.exists(summary):
                     row.update(figures(_read(summary)))
                 else:
-                    err = _log_error(os.path.join(os.path.dirname(summary), "log.txt"))
-                    row.update({"status": "missing",
-                                "error": err or "no summary: not run yet, or killed"})
+                    log = os.path.join(os.path.dirname(summary), "log.txt")
+                    err = _log_error(log) or (
+                        "no summary: killed or interrupted (its log gives no reason)"
+                        if os.path.exists(log) else "no summary: not run yet, or killed")
+                    row.update({"status": "missing", "error": err})
                 row.update(r["axes"])  # an axis named as a figure column wins
                 row["summary"] = summary
                 rows.append(row)

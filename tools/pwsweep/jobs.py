@@ -21,6 +21,17 @@ def job_time(launcher, nruns):
     return launcher.time * (1 if launcher.array else nruns)
 
 
+def pbs_select(la, ranks):
+    """PBS's chunks for `ranks` ranks: full nodes, then one chunk of what is left (48
+    ranks at 32 a node: 1:...:mpiprocs=32+1:...:mpiprocs=16, not two of 32)."""
+    per_node = la.tasks_per_node if la.tasks_per_node > 0 else ranks
+    full, rest = divmod(ranks, per_node)
+    chunk = lambda n, count: (f"{count}:ncpus={n * la.threads}:mpiprocs={n}"
+                              f":ompthreads={la.threads}")
+    parts = ([chunk(per_node, full)] if full else []) + ([chunk(rest, 1)] if rest else [])
+    return "+".join(parts)
+
+
 def directives(kind, launcher, name, ranks, nruns):
     """The scheduler directive lines of a job running `nruns` runs of `ranks` ranks."""
     la = launcher
@@ -40,10 +51,7 @@ def directives(kind, launcher, name, ranks, nruns):
             d.append(f"--array=0-{nruns - 1}")
         return ["#SBATCH " + x for x in d + la.directives]
     if kind == "pbs":
-        per_node = min(ranks, la.tasks_per_node) if la.tasks_per_node > 0 else ranks
-        d = [f"-N {name}",
-             f"-l select={nodes}:ncpus={per_node * la.threads}:mpiprocs={per_node}"
-             f":ompthreads={la.threads}",
+        d = [f"-N {name}", "-l select=" + pbs_select(la, ranks),
              f"-l walltime={hms(t)}", "-j oe"]
         if la.account:
             d.append(f"-A {la.account}")
@@ -104,10 +112,18 @@ def script(sweep, ranks, runs):
 
 
 def write_scripts(sweep):
-    """Write one job script per rank count into OUT/jobs; returns their paths."""
+    """Write one job script per rank count into OUT/jobs; returns their paths and those of
+    the job scripts an earlier sweep left there, now removed (a loop over OUT/jobs/*
+    would submit them too)."""
     jobs = os.path.join(sweep.out, "jobs")
     os.makedirs(jobs, exist_ok=True)
     ext = {"slurm": "sbatch", "pbs": "pbs", "flux": "flux"}[sweep.launcher.kind]
+    keep = {f"{sweep.name}_np{r.ranks}.{ext}" for r in sweep.runs}
+    removed = []
+    for f in sorted(os.listdir(jobs)):
+        if f not in keep and f.rsplit(".", 1)[-1] in ("sbatch", "pbs", "flux"):
+            os.remove(os.path.join(jobs, f))
+            removed.append(os.path.join(jobs, f))
     paths = []
     for ranks in sorted({r.ranks for r in sweep.runs}):
         runs = [r for r in sweep.runs if r.ranks == ranks]
@@ -116,7 +132,7 @@ def write_scripts(sweep):
             f.write(script(sweep, ranks, runs))
         os.chmod(path, 0o755)
         paths.append(path)
-    return paths
+    return paths, removed
 
 
 SUBMIT = {"slurm": "sbatch", "pbs": "qsub", "flux": "flux batch"}
