@@ -26,11 +26,14 @@ struct Uniform {
 /// The list at `key` (count * per numbers), or fail.
 std::vector<double> numbers(const Deck& deck, const std::string& key, int count,
                             int per) {
+  const std::string want = std::to_string(count * per) + " numbers (" +
+                           std::to_string(per) + " per clump, in one flat list)";
+  if (!deck.has(key))
+    deck.fail(key,
+              "missing: clumps.centers lists the clumps, so this key must too: " + want);
   const std::vector<double> v = deck.get<std::vector<double>>(key, {});
   if (int(v.size()) != count * per)
-    deck.fail(key, "expected " + std::to_string(count * per) + " numbers (" +
-                       std::to_string(per) + " per clump), got " +
-                       std::to_string(v.size()));
+    deck.fail(key, "expected " + want + ", got " + std::to_string(v.size()));
   for (double x : v)
     if (!std::isfinite(x)) deck.fail(key, "expected finite numbers");
   return v;

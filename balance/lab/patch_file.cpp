@@ -108,6 +108,8 @@ PatchList read_patch_list(std::istream& in, const std::string& name, int ranks) 
   long cells = 0;  // over the file
   int line = 1;
   for (; next_line(in, buf, text, name, line); ++line) {
+    // A UTF-8 byte-order mark, which some editors write first (a deck may have one too).
+    if (line == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     std::istringstream fields(text.substr(0, text.find('#')));
     std::vector<std::string> f;
     for (std::string word; fields >> word;)

@@ -32,6 +32,9 @@ pw_bad_deck(hydro_jeans_cells "hydro.jeans_cells: expected a number of cells >= 
 pw_bad_deck(hydro_negative_clump "clumps.amplitudes: expected density excesses >= 0"
   ${PW_CLUMPS} clumps.count=1 clumps.centers=[0.5,0.5,0.5] clumps.velocities=[0,0,0]
   clumps.widths=[0.1] clumps.amplitudes=[-2])
+# Explicit clumps with a list missing: it said "expected 3 numbers, got 0", as if given.
+pw_bad_deck(hydro_clumps_missing_list "clumps.velocities: missing: clumps.centers lists the clumps, so this key must too: 3 numbers (3 per clump, in one flat list)"
+  ${PW_CLUMPS} clumps.count=1 clumps.centers=[0.5,0.5,0.5])
 
 # Recorded answers of short runs of every hydro deck at 1 and 2 ranks (pw_fingerprint is
 # defined in fingerprints.cmake): a change that moves any bit of a hydro run fails here.

@@ -175,6 +175,10 @@ TEST(LabPatchFile, ReadsCommentsAndOptionalOwnersAndNamesTheBadLine) {
   }
   std::istringstream headless("0 0 0 0 7 7 0 64\n");
   EXPECT_THROW(read_patch_list(headless, "headless.txt"), UserError);
+  // A byte-order mark before the header, as some editors write: it read as a missing
+  // header.
+  std::istringstream bom("\xEF\xBB\xBFrefinement 2\n0 0 0 0 7 7 0 64\n");
+  EXPECT_EQ(read_patch_list(bom, "bom.txt").patches.size(), 1u);
 }
 
 // Each field is read whole: a stream read "0x100" as 0 and blamed the owner for "x100",
