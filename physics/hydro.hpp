@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amr/deck.hpp"
@@ -93,11 +94,19 @@ class Hydro : public Physics {
 
   /// The problem with defaults that depend on the domain (the blast's centre) filled in.
   HydroProblem problem_for(const LevelGeom& g) const;
+  /// Checks blast.radius and counts the blast's sampled volume on each level.
+  void read_blast_volumes(const Deck& deck, int dim);
+  /// The blast's centre on level g: the deck's, or the domain's centre.
+  void blast_center(const LevelGeom& g, double c[3]) const;
 
   int dim_;
   HydroParams hp_;
   HydroProblem problem_;
   bool center_given_ = false;
+  // The blast's sampled volume per level of the deck (by cell width), counted once here:
+  // a level's patches each ask for it. Levels whose ball spans too many samples to count
+  // take the exact volume.
+  std::vector<std::pair<double, double>> blast_volumes_;
   BcSet bcs_;
   TagKind tag_kind_ = TagKind::loehner;
   double tag_threshold_ = 0.8, tag_filter_ = 0.01;

@@ -58,8 +58,12 @@ pw_fingerprint(clumps_3d_split 4a1315c3546f8aaf ${PW_INPUTS}/clumps_3d.toml
   time.max_step=6 amr.max_grid_size=32 balance.method=chop_pack)
 # A blast or a shock outside the domain was accepted, and the run showed nothing of it.
 # A ball that can fall between level 0's initial-data samples: its energy was lost.
-pw_bad_deck(hydro_blast_radius "blast.radius: expected at least 0.00276214, the diagonal of the 4^2 samples of a level-0 cell's initial data (a smaller ball can fall between them), got 0.001"
+pw_bad_deck(hydro_blast_radius "blast.radius: expected at least 0.002763, the diagonal of the 4^2 samples of a level-0 cell's initial data (a smaller ball can fall between them), got 0.001"
   ${PW_BLAST} blast.radius=0.001)
+# A ball beyond the domain: 1e300 overflowed the count of its samples, and the run ended
+# with no energy and 4096 floored cells.
+pw_bad_deck(hydro_blast_radius_huge "blast.radius: expected at most the domain's diagonal, 1.41421, got 1e+300"
+  ${PW_BLAST} blast.radius=1e300)
 pw_bad_deck(hydro_blast_outside "blast.center: expected a point of the domain: coordinate 0 in [0, 1], got 5"
   ${PW_BLAST} "blast.center=[5.0,0.5]")
 pw_bad_deck(hydro_shock_outside "shock_tube.position: expected a position inside the domain along axis 0, in (0, 1), got 1.5"

@@ -286,6 +286,20 @@ def check_resume(tools, exe, work):
                     "--out") in p.stderr, p.stderr
             assert not p.stdout
     assert {f: os.stat(f).st_mtime_ns for f in files} == stamps
+    # The same deck through another path (a symlinked or moved source tree) is the same
+    # configuration: it was refused as another deck.
+    write_sweep(path, exe, [1], ["knapsack"], TINY, repeats=2)
+    link = os.path.join(work, "decks_link")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(os.path.dirname(DECK), link)
+    with open(path) as f:
+        text = f.read().replace(json.dumps(DECK),
+                                json.dumps(os.path.join(link, os.path.basename(DECK))))
+    with open(path, "w") as f:
+        f.write(text)
+    p = sweep(tools, [path, "--out", out])
+    assert "0 ran (0 failed), 2 skipped" in p.stderr, p.stderr
 
 
 def check_killed(tools, exe, work):
@@ -348,6 +362,10 @@ def check_killed(tools, exe, work):
               "-" * 20, "mpirun detected that one or more processes exited with non-zero "
               "status, thus causing", "  Exit code:    137"]
     assert collect.error_line(banner, 137) == "killed or interrupted (exit code 137)"
+    # A warning the run printed before it was killed is no reason.
+    assert collect.error_line(["patchwork: warning: not converged", "mpirun noticed that "
+                               "process rank 0 exited on signal 9 (Killed)."], 137) == (
+        "mpirun noticed that process rank 0 exited on signal 9 (Killed).")
     assert collect.error_line(["step 1", "patchwork: error: x: y", "-" * 20], 2) == "x: y"
 
 
@@ -482,6 +500,12 @@ def check_jobs(tools, exe, work):
     # two nodes of 4).
     out = os.path.join(work, "jobs", "pbs_rest")
     shutil.rmtree(out, ignore_errors=True)
+    # The user's own files in OUT/jobs stay, whatever their names.
+    os.makedirs(os.path.join(out, "jobs"))
+    mine = ["production.sbatch", "flux", "jobs_np3.pbs"]
+    for name in mine:
+        with open(os.path.join(out, "jobs", name), "w") as f:
+            f.write("#!/bin/bash\necho mine\n")
     sweep(tools, [path, "--out", out, "--launcher", "pbs", "--ranks", "6"])
     with open(os.path.join(out, "jobs", "jobs_np6.pbs")) as f:
         d = directives(f.read(), "#PBS")
@@ -490,7 +514,8 @@ def check_jobs(tools, exe, work):
     # Other rank counts into the same --out: the scripts of the earlier ones go (a loop
     # over OUT/jobs/* submitted them too).
     p = sweep(tools, [path, "--out", out, "--launcher", "pbs", "--ranks", "2"])
-    assert sorted(os.listdir(os.path.join(out, "jobs"))) == ["jobs_np2.pbs"], p.stderr
+    assert sorted(os.listdir(os.path.join(out, "jobs"))) == sorted(
+        ["jobs_np2.pbs"] + mine), p.stderr
     assert "removed 1 job script(s) of an earlier sweep" in p.stderr, p.stderr
 
 

@@ -85,16 +85,17 @@ STOP = re.compile(r"exited on signal|terminated by signal|terminate called|what\
 
 
 def error_line(lines, code=None):
-    """Why a run stopped, from its output `lines`: its 'patchwork: error:' message, another
-    'patchwork: ' line, or a line such as MPI's "... exited on signal 9 (Killed)." (never
-    a banner's rule of dashes or a progress line); else "killed or interrupted (exit code
-    `code`)" when the code is known, else ""."""
+    """Why a run stopped, from its output `lines`: its 'patchwork: error:' message, a line
+    such as MPI's "... exited on signal 9 (Killed).", or another 'patchwork: ' line but a
+    warning (never a banner's rule of dashes or a progress line); else "killed or
+    interrupted (exit code `code`)" when the code is known, else ""."""
     lines = [x.strip() for x in lines if re.search(r"[A-Za-z]", x)]
     for x in lines:
         if x.startswith("patchwork: error: "):
             return x[len("patchwork: error: "):]
-    said = ([x for x in lines if x.startswith("patchwork: ")]
-            or [x for x in lines if STOP.search(x)])
+    said = ([x for x in lines if STOP.search(x)]
+            or [x for x in lines if x.startswith("patchwork: ")
+                and not x.startswith("patchwork: warning: ")])
     if said:
         return said[-1]
     return f"killed or interrupted (exit code {code})" if code is not None else ""

@@ -5,6 +5,7 @@ run). Every run is one line `run ID COMMAND...` carrying the exact command line 
 run's output to its log, so a resubmitted job resumes the sweep."""
 import math
 import os
+import re
 import shlex
 
 from .spec import SUMMARY_PREFIX
@@ -111,6 +112,22 @@ def script(sweep, ranks, runs):
     return "\n".join(lines) + "\n"
 
 
+def is_own_script(path, name):
+    """Whether `path` is a job script this tool wrote for sweep `name` (NAME_npRANKS.EXT,
+    a regular file with the header line script() writes): nothing else in OUT/jobs, a
+    folder the user may share, is ever removed."""
+    if not re.fullmatch(re.escape(name) + r"_np\d+\.(sbatch|pbs|flux)",
+                        os.path.basename(path)) or not os.path.isfile(path):
+        return False
+    try:
+        with open(path, errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return (re.search(r"^# \d+ run\(s\) of sweep ", head, re.M) is not None
+            and "run() {" in head)
+
+
 def write_scripts(sweep):
     """Write one job script per rank count into OUT/jobs; returns their paths and those of
     the job scripts an earlier sweep left there, now removed (a loop over OUT/jobs/*
@@ -121,9 +138,10 @@ def write_scripts(sweep):
     keep = {f"{sweep.name}_np{r.ranks}.{ext}" for r in sweep.runs}
     removed = []
     for f in sorted(os.listdir(jobs)):
-        if f not in keep and f.rsplit(".", 1)[-1] in ("sbatch", "pbs", "flux"):
-            os.remove(os.path.join(jobs, f))
-            removed.append(os.path.join(jobs, f))
+        path = os.path.join(jobs, f)
+        if f not in keep and is_own_script(path, sweep.name):
+            os.remove(path)
+            removed.append(path)
     paths = []
     for ranks in sorted({r.ranks for r in sweep.runs}):
         runs = [r for r in sweep.runs if r.ranks == ranks]

@@ -34,11 +34,20 @@ def _settings(overrides):
             if override_key(o) not in OWN_KEYS}
 
 
+def _same_file(a, b):
+    """Whether paths a and b name one file (a symlink, a bind mount or a moved tree may
+    spell it otherwise); by their text when either is gone."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.normpath(a) == os.path.normpath(b)
+
+
 def _difference(run, recorded):
     """What differs between the run as planned and its summary's deck and overrides
     (deck.file, deck.overrides: what the run was given), or None."""
     deck = recorded.get("file")
-    if isinstance(deck, str) and os.path.normpath(deck) != run.deck:
+    if isinstance(deck, str) and not _same_file(deck, run.deck):
         return f"it ran deck {deck}, this sweep gives {run.deck}"
     given = recorded.get("overrides")
     if not isinstance(given, list) or not all(isinstance(o, str) for o in given):
