@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "amr/interp_kernels.hpp"
 
@@ -91,20 +92,42 @@ void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*
       });
 }
 
-/// The arguments of a linear (limited or not) interpolation over many regions.
-struct LinearRegions {
+/// The arguments of an interpolation over many regions.
+struct Regions {
   Kokkos::View<FabRef*> crse, fine;
   Kokkos::View<FineRegion*> regions;
   BoxSet cells;
   int n0, n1;  // components [n0, n1)
-  bool limit;
+  bool limit;  // linear kinds: MC-limited slopes
 };
+
+/// f(std::integral_constant<int, DIM>, r) with r the ratio as a FixedRatio for the usual
+/// ratios, whose loops over a coarse cell's fine cells then unroll (the coarse-fine
+/// interpolation was 9% of the 3D benchmark's time with the ratio read at run time),
+/// else as the IntVect.
+template <class F>
+void with_ratio(int dim, const IntVect& ratio, const F& f) {
+  using D2 = std::integral_constant<int, 2>;
+  using D3 = std::integral_constant<int, 3>;
+  if (dim == 3 && ratio == IntVect{2, 2, 2})
+    f(D3{}, FixedRatio<2, 2, 2>{});
+  else if (dim == 2 && ratio == IntVect{2, 2, 1})
+    f(D2{}, FixedRatio<2, 2, 1>{});
+  else if (dim == 3 && ratio == IntVect{4, 4, 4})
+    f(D3{}, FixedRatio<4, 4, 4>{});
+  else if (dim == 2 && ratio == IntVect{4, 4, 1})
+    f(D2{}, FixedRatio<4, 4, 1>{});
+  else if (dim == 3)
+    f(D3{}, ratio);
+  else
+    f(D2{}, ratio);
+}
 
 /// Linear interpolation with ratio r, a FixedRatio (loops unrolled) or an IntVect: the
 /// coarse cells whose fine cells all lie in their region take interp_whole_block, the
 /// others (a region thinner than a coarse cell) interp_coarse_cell.
 template <int DIM, class R>
-void interpolate_linear(const LinearRegions& a, const R& r) {
+void interpolate_linear(const Regions& a, const R& r) {
   const auto crse = a.crse, fine = a.fine;
   const auto regions = a.regions;
   const int n0 = a.n0, n1 = a.n1;
@@ -126,19 +149,10 @@ void interpolate_linear(const LinearRegions& a, const R& r) {
       });
 }
 
-/// The arguments of a gas-state interpolation over many regions (components n0 ..
-/// n0 + 4).
-struct GasRegions {
-  Kokkos::View<FabRef*> crse, fine;
-  Kokkos::View<FineRegion*> regions;
-  BoxSet cells;
-  int n0;
-};
-
 /// As interpolate_linear, for gas states: whole blocks through interp_gas_block, the
 /// others through interp_gas_cell.
 template <int DIM, class R>
-void interpolate_gas(const GasRegions& a, const R& r) {
+void interpolate_gas(const Regions& a, const R& r) {
   const auto crse = a.crse, fine = a.fine;
   const auto regions = a.regions;
   const int n0 = a.n0;
@@ -183,38 +197,17 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
     }
     if (kind == Interp::gas_state) {
       check_gas_run(n0, n1);
-      const GasRegions gas{crse, fine, regions, cells, n0};
-      if (dim == 3 && ratio == IntVect{2, 2, 2})
-        interpolate_gas<3>(gas, FixedRatio<2, 2, 2>{});
-      else if (dim == 2 && ratio == IntVect{2, 2, 1})
-        interpolate_gas<2>(gas, FixedRatio<2, 2, 1>{});
-      else if (dim == 3 && ratio == IntVect{4, 4, 4})
-        interpolate_gas<3>(gas, FixedRatio<4, 4, 4>{});
-      else if (dim == 2 && ratio == IntVect{4, 4, 1})
-        interpolate_gas<2>(gas, FixedRatio<4, 4, 1>{});
-      else if (dim == 3)
-        interpolate_gas<3>(gas, ratio);
-      else
-        interpolate_gas<2>(gas, ratio);
+      const Regions gas{crse, fine, regions, cells, n0, n1, true};
+      with_ratio(dim, ratio, [&](auto d, const auto& r) {
+        interpolate_gas<decltype(d)::value>(gas, r);
+      });
       continue;
     }
-    // The usual ratios with the loops over a coarse cell's fine cells unrolled: the
-    // coarse-fine interpolation was 9% of the 3D benchmark's time with the ratio read at
-    // run time.
-    const LinearRegions lin{
+    const Regions lin{
         crse, fine, regions, cells, n0, n1, kind == Interp::conservative_linear};
-    if (dim == 3 && ratio == IntVect{2, 2, 2})
-      interpolate_linear<3>(lin, FixedRatio<2, 2, 2>{});
-    else if (dim == 2 && ratio == IntVect{2, 2, 1})
-      interpolate_linear<2>(lin, FixedRatio<2, 2, 1>{});
-    else if (dim == 3 && ratio == IntVect{4, 4, 4})
-      interpolate_linear<3>(lin, FixedRatio<4, 4, 4>{});
-    else if (dim == 2 && ratio == IntVect{4, 4, 1})
-      interpolate_linear<2>(lin, FixedRatio<4, 4, 1>{});
-    else if (dim == 3)
-      interpolate_linear<3>(lin, ratio);
-    else
-      interpolate_linear<2>(lin, ratio);
+    with_ratio(dim, ratio, [&](auto d, const auto& r) {
+      interpolate_linear<decltype(d)::value>(lin, r);
+    });
   }
 }
 

@@ -190,6 +190,14 @@ std::string publish(const std::string& h5, const std::string& xmf,
   return why;
 }
 
+/// Rank 0 found `why` (or nothing): every rank throws the same error, or none does.
+void agree_on_output_dir(const OutputConfig& cfg, const Comm& comm,
+                         const std::string& why) {
+  if (comm.sum(long(!why.empty())) > 0)
+    throw UserError(fmt::format("output.dir: cannot create directory '{}'{}", cfg.dir,
+                                why.empty() ? "" : ": " + why));
+}
+
 }  // namespace
 
 void check_output_dir(const OutputConfig& cfg, const Comm& comm) {
@@ -205,9 +213,7 @@ void check_output_dir(const OutputConfig& cfg, const Comm& comm) {
     else if (::access(p.c_str(), W_OK | X_OK) != 0)
       why = p.string() + ": " + std::strerror(errno);
   }
-  if (comm.sum(long(!why.empty())) > 0)
-    throw UserError(fmt::format("output.dir: cannot create directory '{}'{}", cfg.dir,
-                                why.empty() ? "" : ": " + why));
+  agree_on_output_dir(cfg, comm, why);
 }
 
 void make_output_dir(const OutputConfig& cfg, const Comm& comm) {
@@ -217,9 +223,7 @@ void make_output_dir(const OutputConfig& cfg, const Comm& comm) {
     fs::create_directories(cfg.dir, ec);
     if (ec || !fs::is_directory(cfg.dir)) why = ec ? ec.message() : "not a directory";
   }
-  if (comm.sum(long(!why.empty())) > 0)
-    throw UserError(fmt::format("output.dir: cannot create directory '{}'{}", cfg.dir,
-                                why.empty() ? "" : ": " + why));
+  agree_on_output_dir(cfg, comm, why);
 }
 
 std::string write_dump(const Hierarchy& h, const DumpInfo& info,

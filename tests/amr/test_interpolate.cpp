@@ -134,6 +134,31 @@ TEST(Interpolate, LimitedSlopesMakeNoNewExtrema) {
     }
 }
 
+namespace {
+
+/// interpolate_regions of crse into one fine fab per box of `boxes` (each covering fbox,
+/// -7 outside its region), interp[c] for component c.
+std::vector<Fab> fill_regions(const Fab& crse, const Box& fbox,
+                              const std::vector<Box>& boxes, const IntVect& r, int dim,
+                              const std::vector<Interp>& interp) {
+  const int nc = int(interp.size());
+  std::vector<Fab> fines;
+  std::vector<FineRegion> regions;
+  std::vector<Box> cells;
+  for (size_t n = 0; n < boxes.size(); ++n) {
+    fines.emplace_back("f", fbox, nc);
+    pw::testing::set(fines.back(), [](int, int, int, int) { return -7.0; });
+    regions.push_back({int(n), boxes[n]});
+    cells.push_back(coarsen(boxes[n], r));
+  }
+  const std::vector<Fab> crses(boxes.size(), crse);
+  interpolate_regions(fab_refs(crses), fab_refs(fines), device_copy("regions", regions),
+                      BoxSet(cells), r, dim, interp, nc);
+  return fines;
+}
+
+}  // namespace
+
 // The region launch unrolls the usual ratios (FixedRatio) for the coarse cells whose fine
 // cells all lie in their region: its values must be those of the one-fab path, bit for
 // bit, for whole blocks, for regions thinner than a coarse cell or not aligned to one
@@ -163,19 +188,8 @@ TEST(Interpolate, RegionsGiveTheBitsOfTheOneFabPath) {
             Box{IntVect{fbox.lo[0], fbox.hi[1], fbox.lo[2]},
                 IntVect{fbox.lo[0], fbox.hi[1], fbox.hi[2]}},
             Box{fbox.lo + one, fbox.hi - one}};
-        std::vector<Fab> fines;
-        std::vector<FineRegion> regions;
-        std::vector<Box> cells;
-        for (size_t n = 0; n < boxes.size(); ++n) {
-          fines.emplace_back("f", fbox, 2);
-          pw::testing::set(fines.back(), [](int, int, int, int) { return -7.0; });
-          regions.push_back({int(n), boxes[n]});
-          cells.push_back(coarsen(boxes[n], r));
-        }
-        const std::vector<Fab> crses(boxes.size(), crse);
-        interpolate_regions(fab_refs(crses), fab_refs(fines),
-                            device_copy("regions", regions), BoxSet(cells), r, dim,
-                            {kind, kind}, 2);
+        const std::vector<Fab> fines =
+            fill_regions(crse, fbox, boxes, r, dim, {kind, kind});
         for (size_t n = 0; n < boxes.size(); ++n) {
           Fab want("w", fbox, 2);
           pw::testing::set(want, [](int, int, int, int) { return -7.0; });
@@ -302,19 +316,8 @@ TEST(Interpolate, GasStateRegionsGiveTheBitsOfTheOneFabPath) {
                                       Box{IntVect{fbox.lo[0], fbox.hi[1], fbox.lo[2]},
                                           IntVect{fbox.hi[0], fbox.hi[1], fbox.lo[2]}},
                                       Box{fbox.lo + one, fbox.hi - one}};
-      std::vector<Fab> fines;
-      std::vector<FineRegion> regions;
-      std::vector<Box> cells;
-      for (size_t n = 0; n < boxes.size(); ++n) {
-        fines.emplace_back("f", fbox, 5);
-        pw::testing::set(fines.back(), [](int, int, int, int) { return -7.0; });
-        regions.push_back({int(n), boxes[n]});
-        cells.push_back(coarsen(boxes[n], r));
-      }
-      const std::vector<Fab> crses(boxes.size(), crse);
-      interpolate_regions(fab_refs(crses), fab_refs(fines),
-                          device_copy("regions", regions), BoxSet(cells), r, dim,
-                          std::vector<Interp>(5, Interp::gas_state), 5);
+      const std::vector<Fab> fines = fill_regions(
+          crse, fbox, boxes, r, dim, std::vector<Interp>(5, Interp::gas_state));
       Fab whole("w", fbox, 5);
       interpolate_to_fine(crse, whole, fbox, r, dim, Interp::gas_state);
       const HostFab w(whole);
