@@ -92,6 +92,9 @@ class Hierarchy {
   PhaseTimers& timers() { return timers_; }
   /// Sum over level steps of the cells advanced (all ranks).
   long cell_updates() const { return cell_updates_; }
+  /// Steps this process has taken on each level (not kept in checkpoints): per level
+  /// step, what a run costs in launches or messages.
+  const std::vector<long>& level_steps() const { return level_steps_; }
   /// The sums over all ranks of the physics module's counters since the start (one per
   /// Physics::counter_names() entry). Collective.
   std::vector<long> physics_counters() const;
@@ -192,6 +195,7 @@ class Hierarchy {
   std::vector<Level> levels_;
   PhaseTimers timers_;
   long cell_updates_ = 0;
+  std::vector<long> level_steps_;
   int regrids_ = 0;
   std::vector<BalanceEvent> events_;
 };

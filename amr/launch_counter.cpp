@@ -41,4 +41,8 @@ long LaunchCounter::launches() const {
   return count;
 }
 
+long LaunchCounter::so_far() {
+  return installed ? count : -1;
+}
+
 }  // namespace pw

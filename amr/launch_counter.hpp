@@ -16,6 +16,9 @@ class LaunchCounter {
 
   /// Kernels launched since construction.
   long launches() const;
+  /// The live counter's launches(), or -1 when none is alive: for code that marks a
+  /// point of a counted run (the first time step) without owning the counter.
+  static long so_far();
 };
 
 }  // namespace pw

@@ -99,6 +99,8 @@ void Hierarchy::advance_level(int l, double dt) {
     L.steps += 1;
     L.timed_steps += 1;
     cell_updates_ += L.num_cells();
+    if (level_steps_.size() <= size_t(l)) level_steps_.resize(size_t(l) + 1, 0);
+    level_steps_[size_t(l)] += 1;
   }
   if (hook_) hook_->after_level_step(*this, l, dt);
   if (l < finest_level()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "amr/diagnostics.hpp"
+#include "amr/launch_counter.hpp"
 #include "app/memory_check.hpp"
 #include "app/rank_setup.hpp"
 #include "physics/registry.hpp"
@@ -120,6 +121,7 @@ RunResult Simulation::run(bool verbose) {
   if (r.initial_totals.empty()) r.initial_totals = component_totals(*hierarchy_);
   report_balancing(r, verbose);
   if (!restart_ && output_.due(0)) dump(0, r, verbose);
+  r.launches_before_steps = LaunchCounter::so_far();
   while (steps_left()) {
     if (cfg_.fixed_dt > 0 && r.steps > first_step) check_fixed_dt(r.steps);
     double dt = cfg_.fixed_dt > 0 ? cfg_.fixed_dt : h.stable_dt();
@@ -142,6 +144,7 @@ RunResult Simulation::run(bool verbose) {
   r.final_totals = component_totals(h);
   r.fingerprint = fingerprint(h);
   r.cell_updates = h.cell_updates();
+  r.level_steps = h.level_steps();
   r.finest_level = h.finest_level();
   r.regrids = h.regrid_count();
   const std::vector<std::string> counter_names = physics_->counter_names();

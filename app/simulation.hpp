@@ -28,6 +28,9 @@ struct RunResult {
   std::uint64_t fingerprint = 0;
   std::vector<double> initial_totals, final_totals;
   long cell_updates = 0;
+  std::vector<long> level_steps;  // this process's steps on each level (a restart's own)
+  // LaunchCounter::so_far() as the first step began (-1: no counter alive).
+  long launches_before_steps = -1;
   double wall_seconds = 0;
   int finest_level = 0;
   int regrids = 0;

@@ -96,3 +96,17 @@ TEST(HydroRuns, Clumps3DIsTheSameOnEveryRankCount) {
 TEST(HydroRuns, Clumps3DIsTheSameWithEveryBalancer) {
   expect_balancer_independent("clumps_3d", kClumps3d);
 }
+
+// Issue 12's target, under 100 launches per level step, for the hydro decks without
+// self-gravity (the blast's 8^3 patches: dozens per level); self-gravity's multigrid
+// launches far more (the README's *Benchmark*).
+TEST(HydroRuns, UnderAHundredLaunchesPerLevelStep) {
+  const Comm world;
+  for (const auto& [name, o] :
+       {std::pair{"blast_3d", kBlast3d}, {"shockpool_3d", kShockpool3d}}) {
+    const double per_step = pw::testing::launches_per_level_step(
+        [&, &name = name, &o = o] { return run_file(name, world, o); }, world);
+    EXPECT_GT(per_step, 5.0) << name;  // it counted
+    EXPECT_LT(per_step, 100.0) << name;
+  }
+}

@@ -148,3 +148,22 @@ TEST(Runs, RebalancingEveryStepWithMeasuredCostsKeepsTheAnswer) {
   EXPECT_EQ(often.fingerprint, plain.fingerprint);
   EXPECT_GE(often.balance.steps, plain.balance.steps + 6);
 }
+
+// Issue 12's target: a level step launches fewer than 100 kernels, however many patches
+// the level has (each level-wide operation is one launch, not one per patch): 2 refined
+// levels cut into patches of 4 cells a side (hundreds of them), regrids every 2 steps.
+TEST(Runs, UnderAHundredLaunchesPerLevelStep) {
+  const Comm world;
+  for (int dim : {2, 3}) {
+    const double per_step = pw::testing::launches_per_level_step(
+        [&] {
+          const RunResult r = run_deck(swirl_deck(dim), world,
+                                       {"amr.max_grid_size=4", "time.max_step=6"});
+          EXPECT_EQ(r.finest_level, 2);
+          return r;
+        },
+        world);
+    EXPECT_GT(per_step, 5.0) << dim << "D";  // it counted
+    EXPECT_LT(per_step, 100.0) << dim << "D";
+  }
+}

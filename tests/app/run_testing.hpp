@@ -1,8 +1,10 @@
 // Helpers for tests that drive whole runs from an inline deck.
 #pragma once
 
+#include <functional>
 #include <string>
 
+#include "amr/launch_counter.hpp"
 #include "app/simulation.hpp"
 
 namespace pw::testing {
@@ -39,6 +41,19 @@ inline RunResult run_deck(const std::string& deck_text, const Comm& comm,
   const Deck deck = Deck::parse(deck_text, "test.toml", quiet(overrides));
   Simulation sim(deck, comm);
   return sim.run(false);
+}
+
+/// The kernels a run's time steps launch per level step (set-up excluded; regrids and
+/// balancing included), the most on one rank: issue 12's target is under 100.
+inline double launches_per_level_step(const std::function<RunResult()>& run,
+                                      const Comm& comm) {
+  LaunchCounter counter;
+  const RunResult r = run();
+  long level_steps = 0;
+  for (long n : r.level_steps)
+    level_steps += n;
+  const double launched = comm.max(double(counter.launches() - r.launches_before_steps));
+  return level_steps > 0 ? launched / double(level_steps) : 0.0;
 }
 
 /// Keeps the layouts it is proposed (owners included) and learns nothing: for tests that

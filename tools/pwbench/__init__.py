@@ -24,6 +24,18 @@ def run_once(exe, deck, ranks, overrides):
     return rate, wall, phases, finger, steps
 
 
+def count_launches(exe, deck, overrides, threads=1):
+    """The `kernel launches: ...` line of one run on 1 rank with `threads` OpenMP threads
+    and --count-launches, apart from the timed runs (its callbacks would be timed with
+    them), writing nothing."""
+    kept = [o for o in overrides if o.partition("=")[0].strip() != "output.write"]
+    cmd = ["mpirun", "-np", "1", exe, deck] + kept + ["output.write=false",
+                                                       "--count-launches"]
+    env = dict(os.environ, **MPI_ENV, OMP_NUM_THREADS=str(threads))
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    return re.search(r"^kernel launches: .*$", out, re.M).group(0)
+
+
 def report(runs, label, reference=None, reference_name="the reference", steps=None):
     """Print the medians of `runs` (run_once results) on one line and the median time
     per phase below it (and per coarse step, given the runs' coarse `steps`); returns
