@@ -128,6 +128,8 @@ void Hierarchy::initialize() {
     build_plans(l);
   }
   average_down_all();
+  for (int l = 0; l <= finest_level(); ++l)
+    physics_.check_initial_state(levels_[l].u_new, l, comm_);
   balance(0);
   for (int l = 0; l <= finest_level(); ++l)
     fit_fluxes(l);

@@ -167,6 +167,11 @@ class Physics {
   /// pre-zeroed.
   virtual void tag(const LevelGeom& g, const LevelTags& tags,
                    const Kokkos::View<FabRef*>& u, int level, double time) const = 0;
+  /// Called on each level of a new hierarchy (not a restart's) once its initial data is
+  /// in, before any step: a UserError where the deck's settings contradict the state it
+  /// made (a hydro floor above the gas's density). Collective over comm.
+  virtual void check_initial_state(const LevelData& /*u*/, int /*level*/,
+                                   const Comm& /*comm*/) const {}
 };
 
 }  // namespace pw

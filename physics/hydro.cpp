@@ -125,6 +125,8 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   }
   hp_.density_floor = positive(deck, "hydro.density_floor", 1e-10);
   hp_.pressure_floor = positive(deck, "hydro.pressure_floor", 1e-10);
+  floor_where_[0] = deck.where("hydro.density_floor");
+  floor_where_[1] = deck.where("hydro.pressure_floor");
   const LevelGeom geom = read_amr_config(deck).geom0;
   hp_.gravity = deck.get<bool>("hydro.gravity", false);
   for (const char* key : {"hydro.G", "hydro.jeans_cells"})
@@ -529,6 +531,34 @@ void Hydro::advance_level(const LevelGeom& g, const LevelUpdate& s, double /*tim
                           double dt, const Counters& counters) const {
   hydro_advance(hp_, dim_, g, update_refs(s), largest_scratch_size(*this, s.u_old), dt,
                 counters);
+}
+
+void Hydro::check_initial_state(const LevelData& u, int level, const Comm& comm) const {
+  const HydroParams hp = hp_;
+  const int nv = hp.nvars();
+  const Kokkos::View<FabRef*> refs = u.refs();
+  const char* names[2] = {"density", "pressure"};
+  const double floors[2] = {hp.density_floor, hp.pressure_floor};
+  for (int which = 0; which < 2; ++which) {
+    const double least = comm.min(reduce_over_box_cells<double, Kokkos::Min<double>>(
+        "hydro::least_initial_state", u.interiors(),
+        KOKKOS_LAMBDA(double& acc, double v) { acc = v < acc ? v : acc; },
+        KOKKOS_LAMBDA(int p, int i, int j, int k) {
+          const VarFields f = fields_of(refs(p), nv);
+          const double r = f.v[hydro_index::rho](i, j, k);
+          if (which == 0) return r;
+          double m2 = 0.0;
+          for (int d = 0; d < 3; ++d)
+            m2 += f.v[hydro_index::mom + d](i, j, k) * f.v[hydro_index::mom + d](i, j, k);
+          return (hp.gamma - 1.0) * (f.v[hydro_index::energy](i, j, k) - 0.5 * m2 / r);
+        }));
+    if (floors[which] > least)
+      throw UserError(fmt::format(
+          "{}: hydro.{}_floor: {} is above the initial gas's least {}, {:.6g} (level "
+          "{}): the floor would change the problem from the first step; expected a "
+          "floor below it (the default is 1e-10)",
+          floor_where_[which], names[which], floors[which], names[which], least, level));
+  }
 }
 
 void Hydro::tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,

@@ -85,6 +85,10 @@ class Hydro : public Physics {
                      const Counters& counters) const override;
   void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
            int level, double time) const override;
+  /// A floor above the initial gas's least density or pressure is a deck error: the
+  /// floor would change the problem from the first step (mass or energy out of nothing).
+  void check_initial_state(const LevelData& u, int level,
+                           const Comm& comm) const override;
 
   const HydroParams& params() const { return hp_; }
   const HydroProblem& problem() const { return problem_; }
@@ -102,6 +106,7 @@ class Hydro : public Physics {
   int dim_;
   HydroParams hp_;
   HydroProblem problem_;
+  std::string floor_where_[2];  // "<file>:<line>" of hydro.density_floor, pressure_floor
   bool center_given_ = false;
   // The blast's sampled volume per level of the deck (by cell width), counted once here:
   // a level's patches each ask for it. Levels whose ball spans too many samples to count

@@ -64,6 +64,12 @@ pw_bad_deck(hydro_blast_radius "blast.radius: expected at least 0.002763, the di
 # with no energy and 4096 floored cells.
 pw_bad_deck(hydro_blast_radius_huge "blast.radius: expected at most the domain's diagonal, 1.41421, got 1e+300"
   ${PW_BLAST} blast.radius=1e300)
+# A floor above the gas changed the problem from the first step (sod_x with a density
+# floor of 0.5: 4,928 floored cells, its mass x17); found once the initial data is in.
+pw_bad_run(hydro_density_floor_above_gas "hydro.density_floor: 0.5 is above the initial gas's least density, 0.125 (level 0): the floor would change the problem from the first step" 2
+  ${PW_SOD} hydro.density_floor=0.5)
+pw_bad_run(hydro_pressure_floor_above_gas "hydro.pressure_floor: 0.2 is above the initial gas's least pressure, 0.1 (level 0)" 2
+  ${PW_SOD} hydro.pressure_floor=0.2)
 pw_bad_deck(hydro_blast_outside "blast.center: expected a point of the domain: coordinate 0 in [0, 1], got 5"
   ${PW_BLAST} "blast.center=[5.0,0.5]")
 pw_bad_deck(hydro_shock_outside "shock_tube.position: expected a position inside the domain along axis 0, in (0, 1), got 1.5"
