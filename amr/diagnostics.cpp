@@ -70,7 +70,36 @@ std::uint64_t fingerprint(const Hierarchy& h) {
   return h.comm().sum(local);
 }
 
-void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int step) {
+namespace {
+
+/// Whether a value of level L's interiors (on this rank) is not finite: an OR over each
+/// row with no early return, which vectorizes (the search in check_finite, which stops
+/// at a row's first bad value, does not: scanning every level each step it took 2.85%
+/// of the 3D benchmark's samples).
+int any_not_finite(const Level& L, long nc) {
+  const Kokkos::View<FabRef*> u = L.u_new.refs();
+  return reduce_over_box_rows<int, Kokkos::BOr<int>>(
+      "diagnostics::any_not_finite", L.u_new.interiors(),
+      KOKKOS_LAMBDA(int& acc, int p, int j, int k, int i0, int i1) {
+        int flag = 0;
+        for (long c = 0; c < nc; ++c) {
+          const double* row = &u(p)(i0, j, k, int(c));
+          for (int i = 0; i <= i1 - i0; ++i)
+            flag |= int(!(row[i] - row[i] == 0.0));
+        }
+        acc |= flag;
+      });
+}
+
+}  // namespace
+
+void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int step,
+                  bool synced) {
+  const long nc = h.ncomp();
+  // Synced, level 0 holds the average of every finer cell, through the levels between,
+  // and a NaN or an infinity anywhere makes its average one: level 0 alone decides
+  // whether to search (the search below reports level 0 first all the same).
+  if (synced && h.comm().max(double(any_not_finite(h.level(0), nc))) == 0) return;
   // The first bad (level, patch, component) as one key that a min-reduction agrees on:
   // 7 + 26 + 20 bits, exact in a double.
   const double none = std::ldexp(1.0, 53);
@@ -78,22 +107,7 @@ void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int
   for (int l = 0; l <= h.finest_level() && first == none; ++l) {
     const Level& L = h.level(l);
     const Kokkos::View<FabRef*> u = L.u_new.refs();
-    const long nc = h.ncomp();
-    // First whether any value of the level is not finite, by an OR over each row with
-    // no early return, which vectorizes (the search below, which stops at a row's first
-    // bad value, does not: scanning every level each step it took 2.85% of the 3D
-    // benchmark's samples).
-    const int any = reduce_over_box_rows<int, Kokkos::BOr<int>>(
-        "diagnostics::any_not_finite", L.u_new.interiors(),
-        KOKKOS_LAMBDA(int& acc, int p, int j, int k, int i0, int i1) {
-          int flag = 0;
-          for (long c = 0; c < nc; ++c) {
-            const double* row = &u(p)(i0, j, k, int(c));
-            for (int i = 0; i <= i1 - i0; ++i)
-              flag |= int(!(row[i] - row[i] == 0.0));
-          }
-          acc |= flag;
-        });
+    const int any = any_not_finite(L, nc);
     if (any == 0) continue;
     const long clean = std::numeric_limits<long>::max();
     // One reduction over the level: the least patch * nc + component that holds a

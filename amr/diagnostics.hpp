@@ -22,7 +22,11 @@ std::uint64_t fingerprint(const Hierarchy& h);
 /// Throws RunFailure, on every rank, when a cell of any level holds a NaN or an
 /// infinity in any component, naming the first (level, patch, component) in that order;
 /// `names` are the components', `step` the coarse step just completed. One pass over
-/// the data and one reduction: cheap beside a step. Collective.
-void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int step);
+/// the data and one reduction: cheap beside a step. `synced`: every finer level has
+/// been averaged down since it last changed (the end of a coarse step), so that level 0
+/// shows any bad value and the pass reads level 0 alone unless it finds one (a restored
+/// checkpoint's levels need not be so). Collective.
+void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int step,
+                  bool synced = false);
 
 }  // namespace pw

@@ -1,6 +1,6 @@
 // check_finite: a NaN or an infinity anywhere in the state is found and named (level,
 // patch, component), the first one in (level, patch, component) order; a finite state
-// passes, in one launch per level.
+// passes, in one launch per level, or on a synced hierarchy in one launch on level 0.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -26,9 +26,9 @@ void poke(Hierarchy& h, int l, int p, int c, const IntVect& cell, double v) {
   Kokkos::fence();
 }
 
-std::string failure(const Hierarchy& h) {
+std::string failure(const Hierarchy& h, bool synced = false) {
   try {
-    check_finite(h, {"phi0", "phi1"}, 7);
+    check_finite(h, {"phi0", "phi1"}, 7, synced);
   } catch (const RunFailure& e) {
     return e.what();
   }
@@ -36,9 +36,9 @@ std::string failure(const Hierarchy& h) {
 }
 
 /// Kernels check_finite launches on h.
-long check_launches(const Hierarchy& h) {
+long check_launches(const Hierarchy& h, bool synced = false) {
   LaunchCounter counter;
-  failure(h);
+  failure(h, synced);
   return counter.launches();
 }
 
@@ -89,4 +89,33 @@ TEST(CheckFinite, FindsTheFirstNaNOrInfinityAndNamesIt) {
   const Box c = h.level(0).layout.boxes[0];
   poke(h, 0, 0, 1, c.lo, std::numeric_limits<double>::infinity());  // a coarser level
   EXPECT_NE(failure(h).find("level 0, patch 0 "), std::string::npos);
+}
+
+// After a coarse step every finer level has been averaged down: a bad value on the
+// finest level shows on level 0, which alone is read while the state is finite.
+TEST(CheckFinite, ASyncedHierarchyIsReadOnLevelZeroAndABadFineValueStillShows) {
+  const Comm comm(MPI_COMM_SELF);
+  const Deck deck =
+      Deck::parse(pw::testing::swirl_deck(3), "finite.toml", {"output.write=false"});
+  const auto physics = make_physics(deck);
+  pw::testing::KeepPlanner planner;
+  Hierarchy h(read_amr_config(deck), *physics, planner, comm);
+  h.initialize();
+  const int f = h.finest_level();
+  ASSERT_EQ(f, 2);
+  EXPECT_EQ(failure(h, true), "");
+  EXPECT_EQ(check_launches(h, true), 1);
+  const Box b = h.level(f).layout.boxes[0];
+  for (double bad : {std::nan(""), -std::numeric_limits<double>::infinity()}) {
+    poke(h, f, 0, 1, b.lo + IntVect{3, 2, 1}, bad);
+    h.average_down_all();
+    // Level 0 holds it now, and is named first, as by the search of every level.
+    const std::string what = failure(h, true);
+    EXPECT_NE(what.find("level 0, patch "), std::string::npos) << what;
+    EXPECT_NE(what.find("component phi1"), std::string::npos) << what;
+    EXPECT_EQ(what, failure(h, false));
+    poke(h, f, 0, 1, b.lo + IntVect{3, 2, 1}, 1.0);
+    h.average_down_all();
+    EXPECT_EQ(failure(h, true), "");
+  }
 }

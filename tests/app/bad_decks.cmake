@@ -184,6 +184,12 @@ pw_bad_deck(rank_latency_huge "ranks.latency: expected seconds in [0, 10] added 
 pw_bad_run(nonfinite_state "patchwork: run failed: the state is not finite after step 0: level 0, patch 0 [(0,0,0) (31,31,0)], component phi0 holds a NaN or an infinity" 3
   ${PW_GOOD_DECK} advection.amplitude=1.7e308 advection.background=1.7e308
   output.write=false)
+# The same in mid-run (the first step's update overflows): the check after a coarse step
+# reads level 0, which then holds the average of every finer cell, and names level 0's
+# patch as the search of every level did.
+pw_bad_run(nonfinite_state_mid_run "patchwork: run failed: the state is not finite after step 1: level 0, patch 2 [(0,32,0) (31,63,0)], component phi0 holds a NaN or an infinity" 3
+  ${PW_GOOD_DECK} advection.amplitude=1.2e308 advection.background=-1.1e308
+  output.write=false)
 pw_bad_deck(ncomp_int_max "advection.ncomp: expected an integer in [1, 10000000]"
   ${PW_GOOD_DECK} advection.ncomp=2147483647)
 pw_bad_deck(extra_work_above_nan "advection.extra_work_above: expected a finite number"
