@@ -42,18 +42,24 @@ long check_launches(const Hierarchy& h, bool synced = false) {
   return counter.launches();
 }
 
+/// The 3D swirl test deck's hierarchy (2 components, 2 refined levels), initialized.
+struct Swirl3D {
+  Comm comm{MPI_COMM_SELF};
+  Deck deck =
+      Deck::parse(pw::testing::swirl_deck(3), "finite.toml", {"output.write=false"});
+  std::unique_ptr<Physics> physics = make_physics(deck);
+  pw::testing::KeepPlanner planner;
+  Hierarchy h{read_amr_config(deck), *physics, planner, comm};
+  Swirl3D() { h.initialize(); }
+};
+
 }  // namespace check_finite_test
 
 using namespace check_finite_test;
 
 TEST(CheckFinite, FindsTheFirstNaNOrInfinityAndNamesIt) {
-  const Comm comm(MPI_COMM_SELF);
-  const Deck deck =
-      Deck::parse(pw::testing::swirl_deck(3), "finite.toml", {"output.write=false"});
-  const auto physics = make_physics(deck);
-  pw::testing::KeepPlanner planner;
-  Hierarchy h(read_amr_config(deck), *physics, planner, comm);
-  h.initialize();
+  Swirl3D s;
+  Hierarchy& h = s.h;
   ASSERT_GE(h.finest_level(), 1);
   ASSERT_GE(h.level(1).layout.size(), 4u);
   EXPECT_EQ(failure(h), "");
@@ -94,13 +100,8 @@ TEST(CheckFinite, FindsTheFirstNaNOrInfinityAndNamesIt) {
 // After a coarse step every finer level has been averaged down: a bad value on the
 // finest level shows on level 0, which alone is read while the state is finite.
 TEST(CheckFinite, ASyncedHierarchyIsReadOnLevelZeroAndABadFineValueStillShows) {
-  const Comm comm(MPI_COMM_SELF);
-  const Deck deck =
-      Deck::parse(pw::testing::swirl_deck(3), "finite.toml", {"output.write=false"});
-  const auto physics = make_physics(deck);
-  pw::testing::KeepPlanner planner;
-  Hierarchy h(read_amr_config(deck), *physics, planner, comm);
-  h.initialize();
+  Swirl3D s;
+  Hierarchy& h = s.h;
   const int f = h.finest_level();
   ASSERT_EQ(f, 2);
   EXPECT_EQ(failure(h, true), "");
