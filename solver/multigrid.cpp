@@ -20,10 +20,12 @@ struct Multigrid::Grid {
   Comm comm;
   bool gathered = false;
   // A correction grid of a refined level: its coarse-fine ghosts follow the cells inside
-  // by cf_rule, refreshed with every exchange. The default, minus their mirror, is zero
-  // at the face, where the level's own boundary values sit; zero at the ghost centres
-  // would move the boundary out by half a coarse cell. (The composite solve gives the
-  // level's own grid its rule for corrections, Multigrid::correct.)
+  // by cf_rule, refreshed with every exchange. For a solve, zero where the level's own
+  // ghost centres hold its boundary values, half a fine cell beyond the face (set in the
+  // constructor); zero at the face (the default, minus their mirror) made refined levels
+  // converge three times slower than level 0, and zero at this grid's ghost centres
+  // would move the boundary out by half a coarse cell. The composite solve's truncated
+  // grids keep the default and give the level's own grid its rule (correct()).
   bool cf_inside = false;
   mg::CfGhostRule cf_rule;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
@@ -142,6 +144,12 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grid->rhs = LevelData("mg::rhs", L, g, 1, IntVect{}, me);
     grid->res = grid->rhs.like("mg::res");
     grid->cf_inside = !covers_domain_;
+    if (grid->cf_inside && !truncated_) {
+      // Linear through the cell inside (s/2 fine cells in) and zero half a fine cell
+      // out, taken at the ghost's centre (s/2 out): -(s - 1) / (s + 1) of the cell.
+      const double s = double(1 << grids_.size());  // this grid's spacing / the level's
+      grid->cf_rule.w1 = -(s - 1.0) / (s + 1.0);
+    }
     grid->colour = mg::colour_rows(grid->res);
     grids_.push_back(std::move(grid));
   }

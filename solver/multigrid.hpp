@@ -8,11 +8,13 @@
 // the distributed grids end does not change the arithmetic: the same grids follow. A
 // refined level (coarse-fine ghosts holding Dirichlet values) runs CG on its coarsest
 // distributed grid, so how deep its grids go is set by what every cut of it allows (the
-// blocking factor), not by its smallest patch. Smoothing is red-black Gauss-Seidel,
-// restriction averages, prolongation is piecewise constant or linear. Every step is
-// independent of how the level is cut into patches and which rank owns them, and norms
-// and means are reduced exactly, so phi is bitwise the same at any rank count, patch cut
-// and thread count.
+// blocking factor), not by its smallest patch; there the corrections are zero half a fine
+// cell beyond the coarse-fine face, where the level's own ghost values sit (zero at the
+// face made the refined levels converge three times slower than level 0). Smoothing is
+// red-black Gauss-Seidel, restriction averages, prolongation is piecewise constant or
+// linear. Every step is independent of how the level is cut into patches and which rank
+// owns them, and norms and means are reduced exactly, so phi is bitwise the same at any
+// rank count, patch cut and thread count.
 #pragma once
 
 #include <memory>

@@ -245,7 +245,8 @@ namespace {
 /// (quadratic) from the solution below, each level cut into patches of at most
 /// `max_grid` cells (multiples of 4). Returns the max error of each level.
 std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm,
-                                   std::uint64_t* bits = nullptr, int max_grid = 16) {
+                                   std::uint64_t* bits = nullptr, int max_grid = 16,
+                                   std::vector<SolveReport>* reports = nullptr) {
   const Problem pb = periodic_sines(dim);
   const IntVect r = IntVect::in_dims(dim, 2, 1);
   const IntVect one = IntVect::in_dims(dim, 1, 0);
@@ -280,7 +281,9 @@ std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm
         });
     if (l > 0)
       phi.fill_from_coarse(below, below, 1.0, r, {Interp::quadratic}, BcSet(1), comm);
-    Multigrid(L, g, pb.bc, cfg, comm, /*granule=*/4).solve(phi, f);
+    const SolveReport rep =
+        Multigrid(L, g, pb.bc, cfg, comm, /*granule=*/4).solve(phi, f);
+    if (reports) reports->push_back(rep);
     double err = 0;
     for (size_t p = 0; p < L.size(); ++p) {
       if (!phi.owns(p)) continue;
@@ -333,6 +336,26 @@ TEST(Multigrid, LevelByLevelSolveIsSecondOrderOnEveryRefinedLevel) {
           EXPECT_GE(order, 1.8) << dim << "D level " << l;
         }
     }
+}
+
+// A refined level's coarser grids put the error's zero where the level's own grid has
+// it, at its ghost cells' centres half a fine cell beyond the coarse-fine face, not at
+// the face: with the face they reduced the residual by only 0.15 per cycle, against
+// 0.03-0.05 on level 0 (15-17 cycles to 1e-10, not 10-11).
+TEST(Multigrid, RefinedLevelsConvergeAsFastAsLevelZero) {
+  const Comm comm;
+  for (int dim : {2, 3}) {
+    std::vector<SolveReport> reps;
+    level_by_level(dim, dim == 2 ? 64 : 32, 2, comm, nullptr, 16, &reps);
+    ASSERT_EQ(reps.size(), 3u);
+    for (size_t l = 0; l < reps.size(); ++l) {
+      if (comm.rank() == 0)
+        std::printf("%dD level %zu: %d cycles, mean reduction %.3f\n", dim, l,
+                    reps[l].cycles, reps[l].mean_reduction());
+      EXPECT_TRUE(reps[l].converged) << dim << "D level " << l;
+      EXPECT_LE(reps[l].mean_reduction(), 0.08) << dim << "D level " << l;
+    }
+  }
 }
 
 TEST(Multigrid, LevelByLevelSolveIsBitwiseTheSameForAnyRankCount) {
