@@ -73,6 +73,10 @@ class Hierarchy {
   /// Called when every level is at one time (after initialize(), restore() and each
   /// coarse step) and after each level step; null for none. Not owned.
   void set_step_hook(StepHook* hook) { hook_ = hook; }
+  /// Whether after advance() level 0 holds the average of every finer cell: each level
+  /// is averaged down at the end of its parent's step, unless the hook then writes the
+  /// state.
+  bool averaged_after_step() const { return !hook_ || !hook_->writes_state_at_sync(); }
   /// What a node gives the field data: a finer level that would take the hierarchy
   /// beyond it is refused before it is allocated (RunFailure). Default: no check.
   void set_memory_budget(const MemoryBudget& budget) { budget_ = budget; }

@@ -21,6 +21,10 @@ class StepHook {
   /// state at t_old; its finer levels have not stepped yet (they will read u_old and
   /// u_new for their coarse-fine ghosts). The hook may change u_new's values. Collective.
   virtual void after_level_step(Hierarchy& /*h*/, int /*l*/, double /*dt*/) {}
+  /// Whether at_sync(stepped) may change the state, after every level was averaged
+  /// down (a level-by-level Poisson solve writes phi on every level): then level 0 no
+  /// longer shows every finer cell (check_finite's `synced`).
+  virtual bool writes_state_at_sync() const { return true; }
 };
 
 }  // namespace pw

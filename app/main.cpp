@@ -52,8 +52,9 @@ int internal_error(const std::string& what) {
 }
 
 /// The --count-launches line: the run's launches, and those of its time steps per level
-/// step (regrids and balancing included; set-up and the first dump not), where issue
-/// 12's target is under 100. Each the most on one rank.
+/// step (their regrids, balancing and dumps included; set-up, the dumps before and after
+/// the steps and the end-of-run diagnostics not), where issue 12's target is under 100.
+/// Each the most on one rank.
 void print_launches(const pw::LaunchCounter& counter, const pw::RunResult& r,
                     const pw::Comm& comm) {
   const double most = comm.max(double(counter.launches()));
@@ -62,12 +63,14 @@ void print_launches(const pw::LaunchCounter& counter, const pw::RunResult& r,
   for (long n : r.level_steps)
     level_steps += n;
   if (r.launches_before_steps >= 0 && level_steps > 0) {
-    const double steps = comm.max(double(counter.launches() - r.launches_before_steps));
-    line += fmt::format(
-        "; {:.0f} in its {} coarse steps, {:.1f} per level step ({} level steps: {} on "
-        "levels 0 to {})",
-        steps, r.level_steps[0], steps / double(level_steps), level_steps,
-        fmt::join(r.level_steps, ", "), r.level_steps.size() - 1);
+    const double steps =
+        comm.max(double(r.launches_after_steps - r.launches_before_steps));
+    const size_t n = r.level_steps.size();
+    line += fmt::format("; {:.0f} in its {} coarse steps, {:.1f} per level step", steps,
+                        r.level_steps[0], steps / double(level_steps));
+    if (n > 1)
+      line += fmt::format(" ({} level steps: {} on levels 0 to {})", level_steps,
+                          fmt::join(r.level_steps, ", "), n - 1);
   }
   if (comm.rank() == 0) fmt::print("{}\n", line);
 }

@@ -130,7 +130,7 @@ RunResult Simulation::run(bool verbose) {
     const double balance_before = phase_seconds("balance");
     h.advance(dt);
     ++r.steps;
-    check_finite(h, physics_->component_names(), r.steps, /*synced=*/true);
+    check_finite(h, physics_->component_names(), r.steps, h.averaged_after_step());
     measure_step(MPI_Wtime() - step_start, phase_seconds("balance") - balance_before);
     // balance.interval: rebalance every N coarse steps too, not only after regrids.
     if (balance_interval_ > 0 && r.steps % balance_interval_ == 0) h.rebalance();
@@ -138,6 +138,7 @@ RunResult Simulation::run(bool verbose) {
     report_balancing(r, verbose);
     if (output_.due(r.steps)) dump(r.steps, r, verbose);
   }
+  r.launches_after_steps = LaunchCounter::so_far();
   if (output_.write && !output_.due(r.steps)) dump(r.steps, r, verbose);
   r.wall_seconds = MPI_Wtime() - start;
   r.time = h.time();

@@ -29,8 +29,9 @@ struct RunResult {
   std::vector<double> initial_totals, final_totals;
   long cell_updates = 0;
   std::vector<long> level_steps;  // this process's steps on each level (a restart's own)
-  // LaunchCounter::so_far() as the first step began (-1: no counter alive).
-  long launches_before_steps = -1;
+  // LaunchCounter::so_far() as the first step began and after the last one (-1: no
+  // counter alive): the launches of the time steps, without set-up and end-of-run work.
+  long launches_before_steps = -1, launches_after_steps = -1;
   double wall_seconds = 0;
   int finest_level = 0;
   int regrids = 0;

@@ -79,6 +79,17 @@ void read_state(const Deck& deck, const std::string& key, const std::vector<doub
     out[c] = s[size_t(c)];
 }
 
+/// A wave's amplitude A under 1/gamma: its pressure p0 (1 + gamma A sin) and density
+/// rho0 (1 + A sin) stay positive.
+void below_inverse_gamma(const Deck& deck, const std::string& key, double a,
+                         double gamma) {
+  if (!(gamma * a < 1.0))
+    deck.fail(key,
+              fmt::format("expected an amplitude below 1/gamma = {:.6g} (the pressure "
+                          "at the trough, p0 (1 - gamma A), must stay positive), got {}",
+                          1.0 / gamma, a));
+}
+
 int read_axis(const Deck& deck, const std::string& key, int dim) {
   const std::string a = deck.get<std::string>(key, "x");
   const std::vector<std::string> names = {"x", "y", "z"};
@@ -125,6 +136,7 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   }
   hp_.density_floor = positive(deck, "hydro.density_floor", 1e-10);
   hp_.pressure_floor = positive(deck, "hydro.pressure_floor", 1e-10);
+  problem_where_ = deck.where("hydro.problem");
   floor_where_[0] = deck.where("hydro.density_floor");
   floor_where_[1] = deck.where("hydro.pressure_floor");
   const LevelGeom geom = read_amr_config(deck).geom0;
@@ -248,6 +260,7 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   } else if (problem == "sound_wave") {
     problem_.kind = HydroProblemKind::sound_wave;
     problem_.amplitude = positive(deck, "sound_wave.amplitude", 1e-6);
+    below_inverse_gamma(deck, "sound_wave.amplitude", problem_.amplitude, g);
     std::vector<double> def(size_t(dim), 0.0);
     def[0] = 1.0;
     const std::vector<double> k =
@@ -272,6 +285,7 @@ Hydro::Hydro(const Deck& deck, int dim) : dim_(dim) {
   } else if (problem == "jeans") {
     problem_.kind = HydroProblemKind::jeans;
     problem_.amplitude = positive(deck, "jeans.amplitude", 1e-3);
+    below_inverse_gamma(deck, "jeans.amplitude", problem_.amplitude, g);
     std::vector<double> def(size_t(dim), 0.0);
     def[0] = 1.0;
     const std::vector<double> k =
@@ -552,11 +566,18 @@ void Hydro::check_initial_state(const LevelData& u, int level, const Comm& comm)
             m2 += f.v[hydro_index::mom + d](i, j, k) * f.v[hydro_index::mom + d](i, j, k);
           return (hp.gamma - 1.0) * (f.v[hydro_index::energy](i, j, k) - 0.5 * m2 / r);
         }));
-    if (floors[which] > least)
+    if (!(least > 0))  // the problem's settings, not the floor (deck checks should stop
+                       // this first)
+      throw UserError(
+          fmt::format("{}: hydro.problem: the initial gas's least {} is {} "
+                      "(level {}): expected a positive {} everywhere",
+                      problem_where_, names[which], least, level, names[which]));
+    // A few units of round-off above the gas's own value (a floor set to it) is not.
+    if (floors[which] > least * (1.0 + 8 * std::numeric_limits<double>::epsilon()))
       throw UserError(fmt::format(
-          "{}: hydro.{}_floor: {} is above the initial gas's least {}, {:.6g} (level "
-          "{}): the floor would change the problem from the first step; expected a "
-          "floor below it (the default is 1e-10)",
+          "{}: hydro.{}_floor: {} is above the initial gas's least {}, {} (level {}): "
+          "the floor would change the problem from the first step; expected a floor "
+          "below it (the default is 1e-10)",
           floor_where_[which], names[which], floors[which], names[which], least, level));
   }
 }

@@ -107,6 +107,7 @@ class Hydro : public Physics {
   HydroParams hp_;
   HydroProblem problem_;
   std::string floor_where_[2];  // "<file>:<line>" of hydro.density_floor, pressure_floor
+  std::string problem_where_;   // of hydro.problem
   bool center_given_ = false;
   // The blast's sampled volume per level of the deck (by cell width), counted once here:
   // a level's patches each ask for it. Levels whose ball spans too many samples to count

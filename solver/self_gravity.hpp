@@ -28,6 +28,9 @@ class SelfGravitySolve : public PoissonHook {
   /// the coarse step's solves in one line when verbose. restored: nothing (the
   /// checkpoint holds the phi the last steps left, as a run that went on would).
   void at_sync(Hierarchy& h, SyncPoint when) override;
+  /// It solves and kicks after each level's step, before the average-down; at a sync
+  /// after a step it only reports.
+  bool writes_state_at_sync() const override { return false; }
   /// Solve level l at its new time, then kick it by dt/2.
   void after_level_step(Hierarchy& h, int l, double dt) override;
   const char* mode() const override { return "levels"; }

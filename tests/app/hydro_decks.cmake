@@ -67,11 +67,24 @@ pw_bad_deck(hydro_blast_radius "blast.radius: expected at least 0.002763, the di
 pw_bad_deck(hydro_blast_radius_huge "blast.radius: expected at most the domain's diagonal, 1.41421, got 1e+300"
   ${PW_BLAST} blast.radius=1e300)
 # A floor above the gas changed the problem from the first step (sod_x with a density
-# floor of 0.5: 4,928 floored cells, its mass x17); found once the initial data is in.
+# floor of 0.5: 2,304 floored cells, its mass +33%); found once the initial data is in.
 pw_bad_run(hydro_density_floor_above_gas "hydro.density_floor: 0.5 is above the initial gas's least density, 0.125 (level 0): the floor would change the problem from the first step" 2
   ${PW_SOD} hydro.density_floor=0.5)
 pw_bad_run(hydro_pressure_floor_above_gas "hydro.pressure_floor: 0.2 is above the initial gas's least pressure, 0.1 (level 0)" 2
   ${PW_SOD} hydro.pressure_floor=0.2)
+# A floor set to the gas's own value (round-off below it in the initial data) is not
+# above it.
+add_test(NAME hydro_floor_equal_to_the_gas
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/expect_output.sh "^fingerprint: [0-9a-f]{16}$"
+          -- $<TARGET_FILE:patchwork> ${PW_BLAST} blast.pressure=7e-10
+          hydro.pressure_floor=7e-10 time.max_step=1 output.write=false)
+set_tests_properties(hydro_floor_equal_to_the_gas PROPERTIES ENVIRONMENT "${PW_TEST_ENV}"
+  TIMEOUT 60)
+# A wave whose trough has no pressure: the floor check blamed the default floor.
+pw_bad_deck(hydro_jeans_amplitude "jeans.amplitude: expected an amplitude below 1/gamma = 0.714286 (the pressure at the trough, p0 (1 - gamma A), must stay positive), got 0.8"
+  ${PW_BLAST} hydro.problem=jeans jeans.amplitude=0.8)
+pw_bad_deck(hydro_sound_wave_amplitude "sound_wave.amplitude: expected an amplitude below 1/gamma = 0.714286"
+  ${PW_BLAST} hydro.problem=sound_wave sound_wave.amplitude=2)
 pw_bad_deck(hydro_blast_outside "blast.center: expected a point of the domain: coordinate 0 in [0, 1], got 5"
   ${PW_BLAST} "blast.center=[5.0,0.5]")
 pw_bad_deck(hydro_shock_outside "shock_tube.position: expected a position inside the domain along axis 0, in (0, 1), got 1.5"
