@@ -2,29 +2,37 @@
 // into patches, which rank owns them, or how many threads reduce them): each term is cut
 // into three integer pieces on a grid fixed by a power of two no smaller than any |term|,
 // and integers add exactly. The result is the sum rounded once (the terms' bits below
-// 2^-93 of that power of two are dropped, the same for every order).
+// 2^-93 of that power of two are dropped, the same for every order). A term that is not
+// finite (or above the power of two) is counted apart and makes the sum NaN: converting
+// it to an integer would be undefined.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "amr/comm.hpp"
 
 namespace pw {
 
 struct ExactSum {
-  std::int64_t p[3] = {0, 0, 0};
+  static constexpr int kParts = 4;  // three pieces, and the count of bad terms
+  std::int64_t p[kParts] = {0, 0, 0, 0};
 
   KOKKOS_INLINE_FUNCTION ExactSum& operator+=(const ExactSum& o) {
-    for (int n = 0; n < 3; ++n)
+    for (int n = 0; n < kParts; ++n)
       p[n] += o.p[n];
     return *this;
   }
   /// Add x, scaled by inv_scale = 2^-E with 2^E >= |x|. At most 2^31 terms.
   KOKKOS_INLINE_FUNCTION void add(double x, double inv_scale) {
-    double y = x * inv_scale;  // |y| <= 1, exact (a power of two)
+    double y = x * inv_scale;        // |y| <= 1, exact (a power of two)
+    if (!(y >= -1.0 && y <= 1.0)) {  // NaN, an infinity, or beyond the scale
+      p[3] += 1;
+      return;
+    }
     const double step[3] = {2147483648.0, 4611686018427387904.0, 9.9035203142830422e27};
     for (int n = 0; n < 3; ++n) {
       const std::int64_t q = std::int64_t(y * step[n]);  // toward zero, |q| <= 2^31
@@ -32,8 +40,9 @@ struct ExactSum {
       y -= double(q) / step[n];  // exact: the bits of y below this piece's grid
     }
   }
-  /// The sum, times the scale 2^E.
+  /// The sum, times the scale 2^E (NaN if a term was bad).
   double value(double scale) const {
+    if (p[3] != 0) return std::numeric_limits<double>::quiet_NaN();
     return (double(p[0]) / 2147483648.0 + double(p[1]) / 4611686018427387904.0 +
             double(p[2]) / 9.9035203142830422e27) *
            scale;
@@ -51,7 +60,7 @@ inline double power_of_two_above(double x) {
 /// The three pieces summed over every rank (exact, so the same on every rank).
 inline ExactSum all_ranks(const ExactSum& mine, const Comm& comm) {
   ExactSum out;
-  MPI_Allreduce(mine.p, out.p, 3, MPI_INT64_T, MPI_SUM, comm.raw());
+  MPI_Allreduce(mine.p, out.p, ExactSum::kParts, MPI_INT64_T, MPI_SUM, comm.raw());
   return out;
 }
 
