@@ -18,7 +18,8 @@
 namespace pw {
 
 struct ExactSum {
-  static constexpr int kParts = 4;  // three pieces, and the count of bad terms
+  static constexpr int kBad = 3;    // p[kBad]: the count of bad terms
+  static constexpr int kParts = 4;  // three pieces, and that count
   std::int64_t p[kParts] = {0, 0, 0, 0};
 
   KOKKOS_INLINE_FUNCTION ExactSum& operator+=(const ExactSum& o) {
@@ -30,7 +31,7 @@ struct ExactSum {
   KOKKOS_INLINE_FUNCTION void add(double x, double inv_scale) {
     double y = x * inv_scale;        // |y| <= 1, exact (a power of two)
     if (!(y >= -1.0 && y <= 1.0)) {  // NaN, an infinity, or beyond the scale
-      p[3] += 1;
+      p[kBad] += 1;
       return;
     }
     const double step[3] = {2147483648.0, 4611686018427387904.0, 9.9035203142830422e27};
@@ -42,7 +43,7 @@ struct ExactSum {
   }
   /// The sum, times the scale 2^E (NaN if a term was bad).
   double value(double scale) const {
-    if (p[3] != 0) return std::numeric_limits<double>::quiet_NaN();
+    if (p[kBad] != 0) return std::numeric_limits<double>::quiet_NaN();
     return (double(p[0]) / 2147483648.0 + double(p[1]) / 4611686018427387904.0 +
             double(p[2]) / 9.9035203142830422e27) *
            scale;
@@ -57,7 +58,8 @@ inline double power_of_two_above(double x) {
   return std::ldexp(1.0, e);
 }
 
-/// The three pieces summed over every rank (exact, so the same on every rank).
+/// The pieces and the bad terms' count summed over every rank (exact, so the same on
+/// every rank).
 inline ExactSum all_ranks(const ExactSum& mine, const Comm& comm) {
   ExactSum out;
   MPI_Allreduce(mine.p, out.p, ExactSum::kParts, MPI_INT64_T, MPI_SUM, comm.raw());

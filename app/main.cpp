@@ -59,9 +59,7 @@ void print_launches(const pw::LaunchCounter& counter, const pw::RunResult& r,
                     const pw::Comm& comm) {
   const double most = comm.max(double(counter.launches()));
   std::string line = fmt::format("kernel launches: {:.0f} (the most on one rank)", most);
-  long level_steps = 0;
-  for (long n : r.level_steps)
-    level_steps += n;
+  const long level_steps = r.total_level_steps();
   if (r.launches_before_steps >= 0 && level_steps > 0) {
     const double steps =
         comm.max(double(r.launches_after_steps - r.launches_before_steps));

@@ -29,6 +29,12 @@ struct RunResult {
   std::vector<double> initial_totals, final_totals;
   long cell_updates = 0;
   std::vector<long> level_steps;  // this process's steps on each level (a restart's own)
+  long total_level_steps() const {
+    long n = 0;
+    for (long s : level_steps)
+      n += s;
+    return n;
+  }
   // LaunchCounter::so_far() as the first step began and after the last one (-1: no
   // counter alive): the launches of the time steps, without set-up and end-of-run work.
   long launches_before_steps = -1, launches_after_steps = -1;

@@ -50,9 +50,7 @@ inline double launches_per_level_step(const std::function<RunResult()>& run,
                                       const Comm& comm) {
   LaunchCounter counter;
   const RunResult r = run();
-  long level_steps = 0;
-  for (long n : r.level_steps)
-    level_steps += n;
+  const long level_steps = r.total_level_steps();
   const double launched =
       comm.max(double(r.launches_after_steps - r.launches_before_steps));
   return level_steps > 0 ? launched / double(level_steps) : 0.0;

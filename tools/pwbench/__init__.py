@@ -24,14 +24,14 @@ def run_once(exe, deck, ranks, overrides):
     return rate, wall, phases, finger, steps
 
 
-def count_launches(exe, deck, overrides, threads=1):
-    """The `kernel launches: ...` line of one run on 1 rank with `threads` OpenMP threads
-    and --count-launches, apart from the timed runs (its callbacks would be timed with
-    them), writing nothing."""
+def count_launches(exe, deck, overrides):
+    """The `kernel launches: ...` line of one run on 1 rank and 1 OpenMP thread with
+    --count-launches, apart from the timed runs (its callbacks would be timed with them),
+    writing nothing."""
     kept = [o for o in overrides if o.partition("=")[0].strip() != "output.write"]
     cmd = ["mpirun", "-np", "1", exe, deck] + kept + ["output.write=false",
                                                        "--count-launches"]
-    env = dict(os.environ, **MPI_ENV, OMP_NUM_THREADS=str(threads))
+    env = dict(os.environ, **MPI_ENV, OMP_NUM_THREADS="1")
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return re.search(r"^kernel launches: .*$", out, re.M).group(0)
 
