@@ -24,13 +24,17 @@ using TeamMember = TeamPolicy::member_type;
 
 /// The launch's policy: `teams` teams with `doubles` doubles of scratch each. Host
 /// backends give a team one thread while there are at least as many teams as threads,
-/// and share the threads among the teams otherwise (one patch still uses every thread);
+/// and share the threads among the teams otherwise (one patch still uses every thread,
+/// up to the backend's largest team: 64 on OpenMP and Threads, which abort above it);
 /// devices choose the team size.
 inline TeamPolicy team_policy(int teams, long doubles) {
   TeamPolicy policy = [&] {
     if constexpr (detail::host_exec()) {
       const int threads = Kokkos::DefaultExecutionSpace().concurrency();
-      return TeamPolicy(teams, std::max(1, threads / std::max(teams, 1)));
+      const int largest = TeamPolicy(1, 1).team_size_max([](const TeamMember&) {},
+                                                         Kokkos::ParallelForTag());
+      return TeamPolicy(teams,
+                        std::max(1, std::min(largest, threads / std::max(teams, 1))));
     } else {
       return TeamPolicy(teams, Kokkos::AUTO);
     }

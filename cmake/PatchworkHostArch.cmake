@@ -12,6 +12,14 @@ include(CheckCXXCompilerFlag)
 include(CheckCXXSourceRuns)
 include(CMakePushCheckState)
 
+# nvcc fuses multiplies and adds in device code unless told (--fmad=false;
+# -ffp-contract reaches only its host compiler): then no fused rounding sets a GPU's
+# answers apart from the host builds' (its exp, pow and the like still may; not run
+# here: no GPU).
+if("CUDA" IN_LIST Kokkos_DEVICES AND CMAKE_CXX_COMPILER MATCHES "nvcc")
+  add_compile_options(--fmad=false)
+endif()
+
 option(PATCHWORK_NATIVE_ARCH "Compile for the build machine's instruction set" ON)
 if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   message(STATUS "Host instruction set: the compiler's default (not GCC or Clang)")
