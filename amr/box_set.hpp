@@ -25,10 +25,11 @@ class BoxSet {
   /// Box n belongs to item items[n] (or n when items is empty); empty boxes are dropped.
   explicit BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items = {});
 
-  int size() const { return n_; }
-  long rows() const { return rows_; }
-  long cells() const { return cells_; }
-  bool empty() const { return cells_ == 0; }
+  // Also in kernels (a team running over a set, solver/team_cg.cpp).
+  KOKKOS_INLINE_FUNCTION int size() const { return n_; }
+  KOKKOS_INLINE_FUNCTION long rows() const { return rows_; }
+  KOKKOS_INLINE_FUNCTION long cells() const { return cells_; }
+  KOKKOS_INLINE_FUNCTION bool empty() const { return cells_ == 0; }
 
   // Device data, read by the launches below.
   Kokkos::View<Box*> box;          // box n

@@ -183,6 +183,11 @@ void LevelData::fill_boundary_begin(const Comm& comm, bool cross, int parity) {
   P.in_flight->begin(fabs_, fabs_, comm, 7, parity);
 }
 
+const std::vector<CopyTag>& LevelData::on_rank_copies(bool cross) {
+  const Plans& P = plans();
+  return (cross ? P.cross : P.ghost).on_rank_tags();
+}
+
 void LevelData::fill_boundary_finish(const Comm& comm) {
   Plans& P = plans();
   P.in_flight->finish(fabs_, comm);

@@ -18,6 +18,7 @@
 #include "amr/interpolate.hpp"
 #include "amr/layout.hpp"
 #include "amr/level_geom.hpp"
+#include "amr/parallel_copy.hpp"
 
 namespace pw {
 
@@ -87,6 +88,10 @@ class LevelData {
     fill_boundary_begin(comm, cross, parity);
     fill_boundary_finish(comm);
   }
+  /// The copies of fill_boundary(comm, cross) between patches this rank owns (all of
+  /// them on a layout held whole by this rank): for a kernel that exchanges ghosts
+  /// itself (a multigrid's bottom solve in one launch).
+  const std::vector<CopyTag>& on_rank_copies(bool cross);
   /// Ghost cells beyond the domain's non-periodic faces, by bcs[c] for component c.
   void fill_physical_boundary(const BcSet& bcs);
   /// Ghost cells inside the domain that no patch of this level covers, interpolated from

@@ -43,19 +43,39 @@ struct ExactSum {
   }
   /// The sum, times the scale 2^E (NaN if a term was bad).
   double value(double scale) const {
-    if (p[kBad] != 0) return std::numeric_limits<double>::quiet_NaN();
+    if (bad()) return std::numeric_limits<double>::quiet_NaN();
+    return good_value(scale);
+  }
+  /// Whether a term was bad; value() without that test, for kernels (which pass their
+  /// own NaN: device code has no std::numeric_limits).
+  KOKKOS_INLINE_FUNCTION bool bad() const { return p[kBad] != 0; }
+  KOKKOS_INLINE_FUNCTION double good_value(double scale) const {
     return (double(p[0]) / 2147483648.0 + double(p[1]) / 4611686018427387904.0 +
             double(p[2]) / 9.9035203142830422e27) *
            scale;
   }
 };
 
-/// The smallest power of two >= |x| (1 for 0 or a non-finite x).
-inline double power_of_two_above(double x) {
-  if (!(x > 0) || !std::isfinite(x)) return 1.0;
-  int e = 0;
-  std::frexp(x, &e);  // x = m 2^e, 0.5 <= m < 1
-  return std::ldexp(1.0, e);
+/// The least power of two above |x|, 2^e with x = m 2^e, 0.5 <= m < 1 (1 for 0 or a
+/// non-finite x; infinity above the largest power of two). By doubling and halving,
+/// not frexp, so that kernels take it too: steps of 2^32, then of 2.
+KOKKOS_INLINE_FUNCTION double power_of_two_above(double x) {
+  if (x < 0) x = -x;
+  if (!(x > 0) || !(x <= 1.7976931348623157e308)) return 1.0;
+  const double big = 4294967296.0, small = 1.0 / big;
+  double s = 1.0;
+  if (x >= 1.0) {
+    while (s * big <= x)
+      s *= big;  // an overflow to infinity ends it
+    while (s <= x)
+      s *= 2.0;
+  } else {
+    while (s * small > x)
+      s *= small;  // exact down to 2^-1074, then 0 ends it
+    while (s * 0.5 > x)
+      s *= 0.5;
+  }
+  return s;
 }
 
 /// The pieces and the bad terms' count summed over every rank (exact, so the same on

@@ -1,6 +1,9 @@
 #include "solver/mg_config.hpp"
 
+#include <Kokkos_Core.hpp>
+
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace pw {
@@ -56,9 +59,24 @@ MgConfig read_mg_config(const Deck& deck) {
   c.linear_prolongation =
       choice(deck, "poisson.prolongation", "linear", "linear", "constant") == "linear";
   c.bottom_max_iter = count(deck, "poisson.bottom_max_iter", c.bottom_max_iter, 1);
+  if (deck.has("poisson.bottom_gather_cells"))
+    c.bottom_gather_cells = count(deck, "poisson.bottom_gather_cells", 0, 0);
   c.fail_on_divergence = deck.get<bool>("poisson.fail_on_divergence", false);
   c.level_cycles = count(deck, "poisson.level_cycles", c.level_cycles, 1);
   return c;
+}
+
+bool serial_launches() {
+#ifdef KOKKOS_ENABLE_SERIAL
+  return std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Serial>;
+#else
+  return false;
+#endif
+}
+
+int bottom_gather_limit(const MgConfig& cfg) {
+  if (cfg.bottom_gather_cells >= 0) return cfg.bottom_gather_cells;
+  return serial_launches() ? 512 : 4096;
 }
 
 bool PoissonBc::singular(const LevelGeom& g) const {

@@ -1,12 +1,8 @@
 #include "solver/mg_ops.hpp"
 
-namespace pw::mg {
+#include "solver/cg_rows.hpp"
 
-namespace {
-KOKKOS_FORCEINLINE_FUNCTION double magnitude(double x) {
-  return x < 0 ? -x : x;
-}
-}  // namespace
+namespace pw::mg {
 
 PoissonStencil stencil(const LevelGeom& g, const PoissonBc& bc) {
   PoissonStencil s;
@@ -73,12 +69,7 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
   const InteriorStencil in = interior(s);
   for_each_box_row(
       "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
-        const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
-        with_row_stencil(row_clear_of_walls(i0, i1, j, k, s), in, s, [&](const auto& st) {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            residual_cell(i, j, k, ra, ua, fa, st);
-        });
+        residual_row(j, k, i0, i1, rr(p).c0, ur(p).c0, fr(p).c0, s, in);
       });
 }
 
@@ -90,16 +81,7 @@ double laplacian_max_product(const LevelData& out, const LevelData& u,
   return reduce_over_box_rows<double, Kokkos::Max<double>>(
       "mg::laplacian", u.interiors(),
       KOKKOS_LAMBDA(double& acc, int p, int j, int k, int i0, int i1) {
-        const Field3 oa = outr(p).c0, ua = ur(p).c0;
-        with_row_stencil(row_clear_of_walls(i0, i1, j, k, s), in, s, [&](const auto& st) {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            laplacian_cell(i, j, k, oa, ua, st);
-        });
-        for (int i = i0; i <= i1; ++i) {
-          const double v = magnitude(ua(i, j, k) * oa(i, j, k));
-          acc = v > acc ? v : acc;
-        }
+        laplacian_row(acc, j, k, i0, i1, outr(p).c0, ur(p).c0, s, in);
       });
 }
 
@@ -164,15 +146,8 @@ void for_each_face_ghost(const char* label, LevelData& u, int parity, const F& f
   for_each_box_cell(
       label, u.coarse_fine_set(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
         if (parity >= 0 && ((i + j + k) & 1) != parity) return;
-        const Box b = boxes(p);
-        const int idx[3] = {i, j, k};
-        int outside = 0, d = 0, out = 0;
-        for (int e = 0; e < 3; ++e) {
-          if (idx[e] < b.lo[e]) ++outside, d = e, out = -1;
-          if (idx[e] > b.hi[e]) ++outside, d = e, out = 1;
-        }
-        const bool first_layer = idx[d] == b.lo[d] - 1 || idx[d] == b.hi[d] + 1;
-        if (outside == 1 && first_layer) f(p, i, j, k, d, out);
+        int d, out;
+        if (face_ghost(boxes(p), i, j, k, d, out)) f(p, i, j, k, d, out);
       });
 }
 
@@ -195,11 +170,7 @@ void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity) {
   for_each_face_ghost(
       "mg::cf_ghosts_from_inside", u, parity,
       KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
-        const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
-        const Field3 a = ur(p).c0;
-        // The first and second cells inside, from the first ghost layer.
-        a(i, j, k) =
-            w1 * a(i - di, j - dj, k - dk) + w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
+        ghost_from_inside(ur(p).c0, i, j, k, d, out, w1, w2);
       });
 }
 
@@ -236,9 +207,9 @@ void axpy(const LevelData& y, double a, const Refs& x) {
 
 void xpby(const LevelData& p, const LevelData& r, double beta) {
   const Refs pr = p.refs(), rr = r.refs();
-  for_each_box_cell(
-      "mg::xpby", p.interiors(), KOKKOS_LAMBDA(int n, int i, int j, int k) {
-        pr(n)(i, j, k) = rr(n)(i, j, k) + beta * pr(n)(i, j, k);
+  for_each_box_row(
+      "mg::xpby", p.interiors(), KOKKOS_LAMBDA(int n, int j, int k, int i0, int i1) {
+        xpby_row(j, k, i0, i1, pr(n).c0, rr(n).c0, beta);
       });
 }
 
@@ -246,12 +217,12 @@ double cg_step(const LevelData& x, const LevelData& r, double alpha, const Level
                const LevelData& q) {
   const Refs xr = x.refs(), rr = r.refs(), pr = p.refs(), qr = q.refs();
   const double minus_alpha = -alpha;  // r += (-alpha) q, as axpy(r, -alpha, q) did
-  return max_over_box_cells(
-      "mg::cg_step", r.interiors(), KOKKOS_LAMBDA(int n, int i, int j, int k) {
-        xr(n)(i, j, k) += alpha * pr(n)(i, j, k);
-        double& ri = rr(n)(i, j, k);
-        ri += minus_alpha * qr(n)(i, j, k);
-        return magnitude(ri * ri);
+  if (r.interiors().empty()) return 0.0;
+  return reduce_over_box_rows<double, Kokkos::Max<double>>(
+      "mg::cg_step", r.interiors(),
+      KOKKOS_LAMBDA(double& acc, int n, int j, int k, int i0, int i1) {
+        cg_step_row(acc, j, k, i0, i1, xr(n).c0, rr(n).c0, pr(n).c0, qr(n).c0, alpha,
+                    minus_alpha);
       });
 }
 
@@ -276,9 +247,11 @@ double max_abs(const LevelData& u) {
 
 double max_abs_product(const LevelData& a, const LevelData& c) {
   const Refs ar = a.refs(), cr = c.refs();
-  return max_over_box_cells(
-      "mg::max_abs_product", a.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        return magnitude(ar(p)(i, j, k) * cr(p)(i, j, k));
+  if (a.interiors().empty()) return 0.0;
+  return reduce_over_box_rows<double, Kokkos::Max<double>>(
+      "mg::max_abs_product", a.interiors(),
+      KOKKOS_LAMBDA(double& acc, int p, int j, int k, int i0, int i1) {
+        largest_product_row(acc, j, k, i0, i1, ar(p).c0, cr(p).c0);
       });
 }
 
@@ -291,10 +264,10 @@ ExactSum exact_sum(const LevelData& u, double inv_scale) {
 
 ExactSum exact_dot(const LevelData& a, const LevelData& c, double inv_scale) {
   const Refs ar = a.refs(), cr = c.refs();
-  return exact_sum_over_box_cells(
-      "mg::exact_dot", a.interiors(), inv_scale,
-      KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        return ar(p)(i, j, k) * cr(p)(i, j, k);
+  return reduce_over_box_rows<ExactSum, Kokkos::Sum<ExactSum>>(
+      "mg::exact_dot", a.interiors(),
+      KOKKOS_LAMBDA(ExactSum & acc, int p, int j, int k, int i0, int i1) {
+        dot_row(acc, j, k, i0, i1, ar(p).c0, cr(p).c0, inv_scale);
       });
 }
 

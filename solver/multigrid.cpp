@@ -10,6 +10,7 @@
 #include "amr/parallel_copy.hpp"
 #include "amr/run_failure.hpp"
 #include "solver/mg_ops.hpp"
+#include "solver/team_cg.hpp"
 
 namespace pw {
 
@@ -32,12 +33,14 @@ struct Multigrid::Grid {
   LevelData phi, rhs, res;
   BoxSet colour;         // mg::colour_rows of this grid's patches
   LevelData cg_p, cg_q;  // the bottom grid's CG directions
+  // A gathered bottom grid's CG, in one launch.
+  std::unique_ptr<mg::TeamCg> team_cg;
   // A gathered grid fed by a distributed one: that grid's residual restricted onto
   // coarsened patches (same owners), then copied into rhs on every rank.
   bool from_distributed = false;
   LevelData restricted;
   CopyPlan gather;
-  std::vector<Fab> gather_dst;  // one per rank; this rank's is rhs[0]
+  std::vector<Fab> gather_dst;  // per rank, its copy of rhs (this rank's: rhs's fabs)
   // The first gathered grid's phi once per patch of the grid above (the correction
   // each of those patches takes).
   mg::Refs phi_per_fine_patch;
@@ -156,12 +159,19 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
 
   if (truncated_) return;
   // A level that does not cover the domain (a refined level, with coarse-fine ghosts
-  // holding Dirichlet values) and is not truncated ends here: CG on its coarsest
-  // distributed grid.
+  // holding Dirichlet values) and is not truncated ends here: CG on its coarsest grid,
+  // held whole by every rank when small enough (not the level itself, which the
+  // caller's fields hold).
   if (!covers_domain_) {
+    if (grids_.size() > 1 && num_cells(L.boxes) <= bottom_gather_limit(cfg_))
+      gather_bottom(L);
     Grid& last = *grids_.back();
-    last.cg_p = LevelData("mg::cg_p", L, g, 1, one, me);
+    last.cg_p = last.gathered ? last.phi.like("mg::cg_p")
+                              : LevelData("mg::cg_p", L, g, 1, one, me);
     last.cg_q = last.res.like("mg::cg_q");
+    if (last.gathered)
+      last.team_cg = std::make_unique<mg::TeamCg>(
+          last.cg_p, last.stencil, last.cf_inside ? &last.cf_rule : nullptr);
     return;
   }
   // The gathered grids: the coarsest distributed grid restricted once more (when its
@@ -204,6 +214,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     if (!can_coarsen(one_box.boxes, dim, 2)) {
       grid->cg_p = grid->phi.like("mg::cg_p");
       grid->cg_q = grid->res.like("mg::cg_q");
+      grid->team_cg = std::make_unique<mg::TeamCg>(grid->cg_p, grid->stencil, nullptr);
       grids_.push_back(std::move(grid));
       break;
     }
@@ -211,6 +222,41 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     one_box.boxes[0] = coarsen(one_box.boxes[0], r);
     g = coarsened(g);
   }
+}
+
+void Multigrid::gather_bottom(const LevelLayout& L) {
+  Grid& g = *grids_.back();
+  const int me = comm_.rank(), P = comm_.size();
+  const IntVect one = IntVect::in_dims(g.geom.dim, 1, 0);
+  // Fed as level 0's first gathered grid is: the residual restricted on the owners of
+  // the grid above, then copied to every rank.
+  LevelLayout whole = L;
+  whole.owner.assign(L.size(), 0);
+  g.gathered = true;
+  g.from_distributed = true;
+  g.comm = Comm(MPI_COMM_SELF);
+  g.phi = LevelData("mg::phi", whole, g.geom, 1, one, 0);
+  g.rhs = LevelData("mg::rhs", whole, g.geom, 1, IntVect{}, 0);
+  g.res = g.rhs.like("mg::res");
+  g.colour = mg::colour_rows(g.res);
+  g.restricted = LevelData("mg::restricted", L, g.geom, 1, IntVect{}, me);
+  // Destination q n + b: patch b on rank q. Each rank passes only the copies it takes
+  // part in (its patches to every rank, every patch to itself), in one order (b, then
+  // q) on every rank, which fixes the messages' layout.
+  const size_t n = L.size();
+  std::vector<CopyTag> tags;
+  std::vector<int> owners(size_t(P) * n);
+  for (size_t b = 0; b < n; ++b)
+    for (int q = 0; q < P; ++q) {
+      owners[size_t(q) * n + b] = q;
+      if (L.owner[b] == me || q == me)
+        tags.push_back({int(b), int(size_t(q) * n + b), L.boxes[b], IntVect{}});
+    }
+  g.gather = CopyPlan(tags, L.owner, owners, me);
+  g.gather_dst.assign(owners.size(), Fab());
+  for (size_t b = 0; b < n; ++b)
+    g.gather_dst[size_t(me) * n + b] = g.rhs[b];
+  g.phi_per_fine_patch = fab_refs(g.phi.fabs());  // patch p below patch p above
 }
 
 Multigrid::~Multigrid() = default;
@@ -336,9 +382,13 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   };
   if (singular_ && g.gathered) {  // the rhs's mean is round-off; remove it exactly
     const double scale = power_of_two_above(mg::max_abs(g.rhs));
-    const double avg =
-        mg::exact_sum(g.rhs, 1.0 / scale).value(scale) / g.box(0).num_cells();
+    const double avg = mg::exact_sum(g.rhs, 1.0 / scale).value(scale) /
+                       double(num_cells(g.rhs.layout().boxes));
     mg::add_constant(g.rhs, -avg);
+  }
+  if (g.team_cg) {  // the same steps, in one launch
+    g.team_cg->solve(x, rhs, r, p, q, cfg_.bottom_rtol, cfg_.bottom_max_iter);
+    return;
   }
   residual(g, x, rhs, r);
   p.set_val(0.0);  // its ghosts beyond the patches stay 0 (homogeneous)

@@ -7,10 +7,13 @@
 // rank solves the same tiny problem, which costs less than scattering a result). Where
 // the distributed grids end does not change the arithmetic: the same grids follow. A
 // refined level (coarse-fine ghosts holding Dirichlet values) runs CG on its coarsest
-// distributed grid, so how deep its grids go is set by what every cut of it allows (the
-// blocking factor), not by its smallest patch; there the corrections are zero half a fine
-// cell beyond the coarse-fine face, where the level's own ghost values sit (zero at the
-// face made the refined levels converge three times slower than level 0). Smoothing is
+// grid, so how deep its grids go is set by what every cut of it allows (the blocking
+// factor), not by its smallest patch; that grid too is held whole by every rank when it
+// has at most bottom_gather_limit(cfg) cells (its patches, not one box). On its coarser
+// grids the corrections are zero half a fine cell beyond the coarse-fine face, where the
+// level's own ghost values sit (zero at the face made the refined levels converge three
+// times slower than level 0). CG on a grid held whole is one launch (solver/team_cg.hpp),
+// with the bits of CG launched step by step on a distributed grid. Smoothing is
 // red-black Gauss-Seidel, restriction averages, prolongation is piecewise constant or
 // linear. Every step is independent of how the level is cut into patches and which rank
 // owns them, and norms and means are reduced exactly, so phi is bitwise the same at any
@@ -114,6 +117,9 @@ class Multigrid {
   void restrict_residual(size_t k, LevelData& phi, const LevelData& f, bool swept);
   void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
+  /// Makes the last grid (a refined level's coarsest, layout L) one that every rank
+  /// holds whole.
+  void gather_bottom(const LevelLayout& L);
   /// f less c on the interiors, in f_used_.
   const LevelData& less_constant(const LevelData& f, double c);
 

@@ -8,6 +8,11 @@
 
 namespace pw {
 
+/// |x|, by a select (what the solver's max reductions take of each cell).
+KOKKOS_FORCEINLINE_FUNCTION double magnitude(double x) {
+  return x < 0 ? -x : x;
+}
+
 /// The Laplacian on one level: 1/dx^2 per direction, and at the domain's non-periodic
 /// faces the ghost value as ghost = a + b * (the cell inside): Dirichlet g is a = 2g,
 /// b = -1; Neumann q (outward derivative) is a = q dx, b = 1. The walls are folded into
@@ -169,6 +174,32 @@ KOKKOS_FORCEINLINE_FUNCTION void restrict_residual_cell(int i, int j, int k,
         sum += f(fi, fj, fk) - (off - diag * u(fi, fj, fk));
       }
   crse(i, j, k) = sum / (s.dim == 3 ? 8.0 : 4.0);
+}
+
+/// Whether (i, j, k) is a ghost cell of box b in the first layer beside exactly one
+/// face (not an edge or corner): then d is the face's normal and out the step outwards
+/// (-1 on the lo side, +1 on the hi side).
+KOKKOS_INLINE_FUNCTION bool face_ghost(const Box& b, int i, int j, int k, int& d,
+                                       int& out) {
+  const int idx[3] = {i, j, k};
+  int outside = 0;
+  d = 0;
+  out = 0;
+  for (int e = 0; e < 3; ++e) {
+    if (idx[e] < b.lo[e]) ++outside, d = e, out = -1;
+    if (idx[e] > b.hi[e]) ++outside, d = e, out = 1;
+  }
+  const bool first_layer = idx[d] == b.lo[d] - 1 || idx[d] == b.hi[d] + 1;
+  return outside == 1 && first_layer;
+}
+
+/// Ghost (i, j, k) beside the face of normal d (out: its step outwards) = w1 (the first
+/// cell inside) + w2 (the second): a refined level's correction at its coarse-fine face.
+KOKKOS_FORCEINLINE_FUNCTION void ghost_from_inside(const Field3& a, int i, int j, int k,
+                                                   int d, int out, double w1, double w2) {
+  const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
+  a(i, j, k) =
+      w1 * a(i - di, j - dj, k - dk) + w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
 }
 
 /// How a coarse correction reaches the fine cells.

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "amr/reproducible_sum.hpp"
 
@@ -39,4 +40,34 @@ TEST(ExactSum, ABadTermMakesTheSumNaN) {
   fine.add(1.0, inv);
   fine.add(-1.0, inv);
   EXPECT_EQ(fine.value(1.0), 0.0);
+}
+
+namespace {
+/// The definition power_of_two_above follows: 2^e with |x| = m 2^e, 0.5 <= m < 1.
+double by_frexp(double x) {
+  if (!(std::fabs(x) > 0) || !std::isfinite(x)) return 1.0;
+  int e = 0;
+  std::frexp(x, &e);
+  return std::ldexp(1.0, e);
+}
+}  // namespace
+
+TEST(ExactSum, PowerOfTwoAboveIsFrexpsOverTheWholeRange) {
+  // Every binade: its power of two, the doubles beside it and one inside; subnormals,
+  // the largest double, zero, infinities and NaN.
+  std::vector<double> xs = {0.0,
+                            -0.0,
+                            std::numeric_limits<double>::denorm_min(),
+                            std::numeric_limits<double>::min(),
+                            std::numeric_limits<double>::max(),
+                            std::numeric_limits<double>::infinity(),
+                            -std::numeric_limits<double>::infinity(),
+                            std::nan("")};
+  for (int e = -1074; e <= 1023; ++e) {
+    const double t = std::ldexp(1.0, e);
+    xs.insert(xs.end(),
+              {t, std::nextafter(t, 0.0), std::nextafter(t, 1e308), 1.37 * t, -t});
+  }
+  for (double x : xs)
+    EXPECT_EQ(pw::power_of_two_above(x), by_frexp(x)) << x;
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 
+#include "amr/launch_counter.hpp"
 #include "solver/multigrid.hpp"
 #include "tests/fab_testing.hpp"
 #include "tests/solver/poisson_problems.hpp"
@@ -247,7 +248,8 @@ namespace {
 std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm,
                                    std::uint64_t* bits = nullptr, int max_grid = 16,
                                    std::vector<SolveReport>* reports = nullptr,
-                                   int granule = 4) {
+                                   int granule = 4,
+                                   int gather_cells = MgConfig().bottom_gather_cells) {
   const Problem pb = periodic_sines(dim);
   const IntVect r = IntVect::in_dims(dim, 2, 1);
   const IntVect one = IntVect::in_dims(dim, 1, 0);
@@ -257,6 +259,7 @@ std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm
   LevelData below;
   MgConfig cfg;
   cfg.verbose = false;
+  cfg.bottom_gather_cells = gather_cells;
   if (bits) *bits = 0;
   for (int l = 0; l <= refined; ++l) {
     if (l > 0) {
@@ -393,4 +396,57 @@ TEST(Multigrid, LevelByLevelSolveIsBitwiseTheSameForAnyPatchCut) {
       EXPECT_EQ(other, base) << dim << "D, patches of at most " << max_grid;
     }
   }
+}
+
+// A refined level's coarsest grid, held whole by every rank and solved there by
+// conjugate gradients in one launch, gives the bits of the same grid distributed and
+// solved a launch per step: the same steps, exact dot products.
+TEST(Multigrid, GatheredBottomGivesTheDistributedBottomsBits) {
+  const Comm world;
+  for (int dim : {2, 3})
+    for (int granule : {4, 8}) {
+      std::uint64_t gathered = 0, distributed = 0;
+      level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &gathered, 16, nullptr, granule,
+                     1 << 30);
+      level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &distributed, 16, nullptr,
+                     granule, 0);
+      EXPECT_EQ(gathered, distributed) << dim << "D, granule " << granule;
+    }
+}
+
+// The gathered bottom's conjugate gradients are one launch however many iterations they
+// take; distributed, each iteration launches seven kernels.
+TEST(Multigrid, GatheredBottomIsOneLaunchWhateverItsIterations) {
+  const Comm comm;
+  const int dim = 3;
+  const Problem pb = periodic_sines(dim);
+  const IntVect r = IntVect::in_dims(dim, 2, 1);
+  const LevelGeom g = pw::testing::unit_geom(dim, 16).refined(r);
+  const Box inner{{4, 4, 4}, {11, 11, 11}};  // the central half, refined
+  const LevelLayout L = pw::testing::round_robin(
+      chop(refine(inner, r), IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)),
+      comm.size());
+  LevelData e("e", L, g, 1, IntVect::in_dims(dim, 1, 0), comm.rank());
+  LevelData f("f", L, g, 1, IntVect{}, comm.rank());
+  for (size_t p = 0; p < L.size(); ++p)
+    if (f.owns(p))
+      pw::testing::set(f[p], [&](int i, int j, int k, int) {
+        return pb.f(g.center(0, i), g.center(1, j), g.center(2, k));
+      });
+  // One V-cycle's launches with the bottom's CG stopped after one iteration, then run
+  // to a tight tolerance.
+  const auto launches = [&](int gather_cells, int max_iter) {
+    MgConfig cfg;
+    cfg.verbose = false;
+    cfg.bottom_gather_cells = gather_cells;
+    cfg.bottom_max_iter = max_iter;
+    cfg.bottom_rtol = 1e-12;
+    Multigrid mg(L, g, pb.bc.homogeneous(), cfg, comm, 4);
+    LaunchCounter count;
+    mg.correct(e, f, 1);
+    return comm.max(double(count.launches()));
+  };
+  EXPECT_EQ(launches(1 << 30, 1), launches(1 << 30, 500));
+  // Distributed, the tight tolerance takes more iterations and so more launches.
+  EXPECT_GE(launches(0, 500), launches(0, 1) + 7 * 5);
 }
