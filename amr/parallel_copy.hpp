@@ -24,9 +24,10 @@ struct CopyTag {
 class CopyPlan {
  public:
   CopyPlan() = default;
-  /// A plan from explicit tags. Every rank passes the same tags and owners; each keeps
-  /// the ones it sends, receives or copies locally, in the order given (that order fixes
-  /// message layout, so it must be the same on every rank).
+  /// A plan from explicit tags. Every rank passes the same owners and the tags it takes
+  /// part in (or all of them); each keeps the ones it sends, receives or copies locally,
+  /// in the order given (that order fixes message layout, so the tags two ranks share
+  /// must come in the same order on both).
   CopyPlan(const std::vector<CopyTag>& tags, const std::vector<int>& src_owner,
            const std::vector<int>& dst_owner, int my_rank);
 

@@ -15,9 +15,11 @@ include(CMakePushCheckState)
 # nvcc fuses multiplies and adds in device code unless told (--fmad=false;
 # -ffp-contract reaches only its host compiler): then no fused rounding sets a GPU's
 # answers apart from the host builds' (its exp, pow and the like still may; not run
-# here: no GPU).
-if("CUDA" IN_LIST Kokkos_DEVICES AND CMAKE_CXX_COMPILER MATCHES "nvcc")
-  add_compile_options(--fmad=false)
+# here: no GPU). On what links Kokkos, which compiles through nvcc_wrapper also when
+# the project is configured with the host compiler (Kokkos's compiler launcher).
+if("CUDA" IN_LIST Kokkos_DEVICES AND Kokkos_CXX_COMPILER_ID STREQUAL "NVIDIA")
+  set_property(TARGET Kokkos::kokkos APPEND PROPERTY INTERFACE_COMPILE_OPTIONS
+    "$<$<COMPILE_LANGUAGE:CXX>:--fmad=false>")
 endif()
 
 option(PATCHWORK_NATIVE_ARCH "Compile for the build machine's instruction set" ON)

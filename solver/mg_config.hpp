@@ -62,13 +62,12 @@ struct PoissonBc {
 /// all, or an unknown name.
 MgConfig read_mg_config(const Deck& deck);
 
-/// The most cells of a refined level's bottom grid that is held whole by every rank:
-/// cfg.bottom_gather_cells, or where that is -1, 512 when the default execution space is
-/// Serial (a launch costs a function call, and above that size every rank repeating the
-/// bottom costs more than the MPI reductions of splitting it), else 4096 (a launch forks
-/// and joins threads, even one, or waits on a device).
+/// Whether Kokkos's default execution space is Serial (a launch is a function call).
 bool serial_launches();
-int bottom_gather_limit(const MgConfig& cfg);
+/// The most cells of a refined level's bottom grid that is held whole by every rank:
+/// cfg.bottom_gather_cells, or where that is -1, 512 on Serial (above that size every
+/// rank repeating the bottom costs more than the MPI reductions of splitting it), else
+/// 4096 (a launch forks and joins threads, even one, or waits on a device).
 int bottom_gather_limit(const MgConfig& cfg);
 
 /// poisson.bc_lo / poisson.bc_hi: one of "dirichlet", "neumann" per direction (ignored,

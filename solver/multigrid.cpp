@@ -40,7 +40,7 @@ struct Multigrid::Grid {
   bool from_distributed = false;
   LevelData restricted;
   CopyPlan gather;
-  std::vector<Fab> gather_dst;  // per rank, its copy of rhs (this rank's: rhs's fabs)
+  std::vector<Fab> gather_dst;  // gather's destinations (rhs's fabs first)
   // The first gathered grid's phi once per patch of the grid above (the correction
   // each of those patches takes).
   mg::Refs phi_per_fine_patch;
@@ -240,22 +240,27 @@ void Multigrid::gather_bottom(const LevelLayout& L) {
   g.res = g.rhs.like("mg::res");
   g.colour = mg::colour_rows(g.res);
   g.restricted = LevelData("mg::restricted", L, g.geom, 1, IntVect{}, me);
-  // Destination q n + b: patch b on rank q. Each rank passes only the copies it takes
-  // part in (its patches to every rank, every patch to itself), in one order (b, then
-  // q) on every rank, which fixes the messages' layout.
+  // Destinations as this rank numbers them: b, its own copy of patch b; n + q, rank q's
+  // copies (a sender's pieces name no destination fab). The copies this rank takes
+  // part in come in one order on every rank (b, then q), which fixes the messages'
+  // layout; the tables stay n + P long, not n P.
   const size_t n = L.size();
   std::vector<CopyTag> tags;
-  std::vector<int> owners(size_t(P) * n);
-  for (size_t b = 0; b < n; ++b)
-    for (int q = 0; q < P; ++q) {
-      owners[size_t(q) * n + b] = q;
-      if (L.owner[b] == me || q == me)
-        tags.push_back({int(b), int(size_t(q) * n + b), L.boxes[b], IntVect{}});
+  std::vector<int> owners(n + size_t(P), me);
+  for (int q = 0; q < P; ++q)
+    owners[n + size_t(q)] = q;
+  for (size_t b = 0; b < n; ++b) {
+    if (L.owner[b] != me) {  // received from its owner
+      tags.push_back({int(b), int(b), L.boxes[b], IntVect{}});
+      continue;
     }
+    for (int q = 0; q < P; ++q)
+      tags.push_back({int(b), q == me ? int(b) : int(n) + q, L.boxes[b], IntVect{}});
+  }
   g.gather = CopyPlan(tags, L.owner, owners, me);
   g.gather_dst.assign(owners.size(), Fab());
   for (size_t b = 0; b < n; ++b)
-    g.gather_dst[size_t(me) * n + b] = g.rhs[b];
+    g.gather_dst[b] = g.rhs[b];
   g.phi_per_fine_patch = fab_refs(g.phi.fabs());  // patch p below patch p above
 }
 
