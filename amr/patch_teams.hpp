@@ -31,8 +31,9 @@ inline TeamPolicy team_policy(int teams, long doubles) {
   TeamPolicy policy = [&] {
     if constexpr (detail::host_exec()) {
       const int threads = Kokkos::DefaultExecutionSpace().concurrency();
-      const int largest = TeamPolicy(1, 1).team_size_max([](const TeamMember&) {},
-                                                         Kokkos::ParallelForTag());
+      // Found once, not at every launch (the ghost fill's copies launch here too).
+      static const int largest = TeamPolicy(1, 1).team_size_max([](const TeamMember&) {},
+                                                                Kokkos::ParallelForTag());
       return TeamPolicy(teams,
                         std::max(1, std::min(largest, threads / std::max(teams, 1))));
     } else {

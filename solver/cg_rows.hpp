@@ -27,6 +27,14 @@ KOKKOS_FORCEINLINE_FUNCTION void residual_row(int j, int k, int i0, int i1,
   });
 }
 
+/// acc = the larger of acc and every |a c|.
+KOKKOS_FORCEINLINE_FUNCTION void largest_product_row(double& acc, int j, int k, int i0,
+                                                     int i1, const Field3& a,
+                                                     const Field3& c) {
+  for (int i = i0; i <= i1; ++i)
+    keep_larger(acc, magnitude(a(i, j, k) * c(i, j, k)));
+}
+
 /// out = L u, and acc = the larger of acc and every |u out| (the scale of dot(u, L u)).
 KOKKOS_FORCEINLINE_FUNCTION void laplacian_row(double& acc, int j, int k, int i0, int i1,
                                                const Field3& out, const Field3& u,
@@ -37,16 +45,7 @@ KOKKOS_FORCEINLINE_FUNCTION void laplacian_row(double& acc, int j, int k, int i0
     for (int i = i0; i <= i1; ++i)
       laplacian_cell(i, j, k, out, u, st);
   });
-  for (int i = i0; i <= i1; ++i)
-    keep_larger(acc, magnitude(u(i, j, k) * out(i, j, k)));
-}
-
-/// acc = the larger of acc and every |a c|.
-KOKKOS_FORCEINLINE_FUNCTION void largest_product_row(double& acc, int j, int k, int i0,
-                                                     int i1, const Field3& a,
-                                                     const Field3& c) {
-  for (int i = i0; i <= i1; ++i)
-    keep_larger(acc, magnitude(a(i, j, k) * c(i, j, k)));
+  largest_product_row(acc, j, k, i0, i1, u, out);
 }
 
 /// acc += every a c, scaled by inv_scale (see ExactSum::add).
