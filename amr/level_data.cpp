@@ -19,8 +19,10 @@ bool poison_unset = false;  // LevelData::poison_unset_values
 /// What a LevelData builds on first use and fields of its shape share.
 struct LevelData::Plans {
   bool ghost_built = false;
-  CopyPlan ghost;  // same-level ghost exchange
-  CopyPlan cross;  // the same without edges and corners
+  CopyPlan ghost;               // same-level ghost exchange
+  CopyPlan cross;               // the same without edges and corners
+  bool cf_from_inside = false;  // both set coarse-fine face ghosts = cf_scale x inside
+  double cf_scale = 0.0;
   CopyPlan* in_flight = nullptr;
   // Ghost cells no patch of the level covers, per patch, found when first needed: a
   // rank needs those of its own patches and of the patches beside its coarse ones.
@@ -128,9 +130,34 @@ LevelData::Plans& LevelData::plans() {
         if (!slab.empty()) faces[p].push_back(slab);
       }
   }
-  P.ghost = CopyPlan::intersecting(layout_, ghost, layout_.owner, P.shifts, rank_);
-  P.cross = CopyPlan::intersecting(layout_, faces, layout_.owner, P.shifts, rank_);
+  // The coarse-fine face ghosts as copies within their patch (cf_region reads the
+  // fields set above), into cells no region holds: no patch covers them.
+  std::vector<CopyTag> inside;
+  if (P.cf_from_inside)
+    for (size_t p = 0; p < n; ++p) {
+      if (!owns(p)) continue;
+      for (int d = 0; d < geom_.dim; ++d)
+        for (int side = 0; side < 2; ++side) {
+          const Box face = adjacent_cells(layout_.boxes[p], d, side);
+          IntVect out;
+          out[d] = side == 0 ? -1 : 1;  // the source is one cell in
+          for (const Box& r : cf_region(p))
+            if (const Box b = face & r; !b.empty())
+              inside.push_back({int(p), int(p), b, out, P.cf_scale});
+        }
+    }
+  P.ghost =
+      CopyPlan::intersecting(layout_, ghost, layout_.owner, P.shifts, rank_, inside);
+  P.cross =
+      CopyPlan::intersecting(layout_, faces, layout_.owner, P.shifts, rank_, inside);
   return P;
+}
+
+void LevelData::set_coarse_fine_from_inside(double w) {
+  Plans& P = *plans_;
+  P.cf_from_inside = true;
+  P.cf_scale = w;
+  P.ghost_built = false;  // built again on first use, with the copies within patches
 }
 
 const BoxList& LevelData::cf_region(size_t p) {

@@ -77,7 +77,8 @@ class LevelData {
 
   /// Fill the ghost cells that patches of this level cover (through periodic images
   /// too) from their owners. begin() posts and sends and does the on-rank copies;
-  /// the caller may work on interiors until finish(). Cells no patch covers are left.
+  /// the caller may work on interiors until finish(). Cells no patch covers are left
+  /// (but see set_coarse_fine_from_inside).
   /// cross: only the ghosts beside the faces, not the edges and corners (what a
   /// 5/7-point stencil reads: fewer cells and far fewer pieces to copy). parity 0 or 1:
   /// only the ghost cells with (i + j + k) % 2 == parity (what one colour of a red-black
@@ -88,6 +89,12 @@ class LevelData {
     fill_boundary_begin(comm, cross, parity);
     fill_boundary_finish(comm);
   }
+  /// From now on fill_boundary also sets the coarse-fine ghost cells beside exactly one
+  /// face of their patch, in the first layer (not edges or corners), to w times the cell
+  /// inside, in the launch of its on-rank copies: a refined level's multigrid
+  /// correction, small near the face. For this field and the like() copies that share
+  /// its plans.
+  void set_coarse_fine_from_inside(double w);
   /// The copies of fill_boundary(comm, cross) between patches this rank owns (all of
   /// them on a layout held whole by this rank): for a kernel that exchanges ghosts
   /// itself (a multigrid's bottom solve in one launch).

@@ -22,7 +22,8 @@ namespace copy_detail {
 /// ghost face normal to x (2 x 16 x 16 beside a 16^3 patch) would otherwise make rows of
 /// 1 or 2 cells, each costing more to find than to copy. With a parity (0 or 1) only the
 /// cells with (i + j + k) % 2 == parity (destination indices) are copied: every other
-/// cell of a row.
+/// cell of a row. A piece's scale multiplies what is read from a source fab (not 1: a
+/// branch per row, so that plain copies stay plain).
 void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
                  const Kokkos::View<FabRef*>& from_refs,
                  const Kokkos::View<FabRef*>& from_y_refs,
@@ -73,15 +74,20 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
               continue;
             }
             const double* src = &from(f[0], f[1], f[2], c);
-            if (!blend) {
+            if (!blend && pc.scale == 1.0) {
               for (int t = 0; t < len; ++t)
                 dst[t * st] = src[t * fs];
+              continue;
+            }
+            if (!blend) {
+              for (int t = 0; t < len; ++t)
+                dst[t * st] = pc.scale * src[t * fs];
               continue;
             }
             // The same cell of the second state: its fab has the same shape.
             const double* y = &from_y(f[0], f[1], f[2], c);
             for (int t = 0; t < len; ++t)
-              dst[t * st] = (1.0 - w) * src[t * fs] + w * y[t * fs];
+              dst[t * st] = pc.scale * ((1.0 - w) * src[t * fs] + w * y[t * fs]);
           }
         });
       });
@@ -182,7 +188,7 @@ void CopyPlan::build_pieces() {
   for (Peer& p : sends_) {
     p.first = first;
     for (const CopyTag& t : p.tags) {
-      host.push_back({src_.slot_of(t.src, src_slot), -1, first, t.box, t.shift});
+      host.push_back({src_.slot_of(t.src, src_slot), -1, first, t.box, t.shift, t.scale});
       first += t.box.num_cells();
     }
   }
@@ -191,7 +197,7 @@ void CopyPlan::build_pieces() {
   host.clear();
   for (const CopyTag& t : local_)
     host.push_back({src_.slot_of(t.src, src_slot), dst_.slot_of(t.dst, dst_slot), -1,
-                    t.box, t.shift});
+                    t.box, t.shift, t.scale});
   upload(local_batch_, host, "copy::local_pieces");
   host.clear();
   first = 0;
@@ -211,7 +217,8 @@ void CopyPlan::build_pieces() {
 CopyPlan CopyPlan::intersecting(const LevelLayout& src,
                                 const std::vector<BoxList>& regions,
                                 const std::vector<int>& dst_owner,
-                                const std::vector<IntVect>& shifts, int my_rank) {
+                                const std::vector<IntVect>& shifts, int my_rank,
+                                const std::vector<CopyTag>& extra) {
   std::vector<IntVect> all_shifts{IntVect{0, 0, 0}};
   all_shifts.insert(all_shifts.end(), shifts.begin(), shifts.end());
   std::vector<int> hits;
@@ -258,6 +265,7 @@ CopyPlan CopyPlan::intersecting(const LevelLayout& src,
       }
     }
   }
+  tags.insert(tags.end(), extra.begin(), extra.end());
   return CopyPlan(tags, src.owner, dst_owner, my_rank);
 }
 

@@ -13,12 +13,15 @@
 
 namespace pw {
 
-/// Copy cells `box` of destination patch `dst` from source patch `src` at box - shift.
+/// Copy cells `box` of destination patch `dst` from source patch `src` at box - shift,
+/// times `scale` (a multigrid correction's coarse-fine ghosts are a multiple of the cell
+/// inside: a copy within the patch).
 struct CopyTag {
   int src = 0;
   int dst = 0;
   Box box;  // destination index space
   IntVect shift;
+  double scale = 1.0;
 };
 
 class CopyPlan {
@@ -33,11 +36,13 @@ class CopyPlan {
 
   /// Fill `regions[i]` (destination index space) of each destination patch i from the
   /// source patches, also through the periodic images given by `shifts` (0 shift
-  /// implied). Regions no source covers are left untouched.
+  /// implied). Regions no source covers are left untouched. `extra`: copies this rank
+  /// makes besides, after those (into cells no region holds).
   static CopyPlan intersecting(const LevelLayout& src,
                                const std::vector<BoxList>& regions,
                                const std::vector<int>& dst_owner,
-                               const std::vector<IntVect>& shifts, int my_rank);
+                               const std::vector<IntVect>& shifts, int my_rank,
+                               const std::vector<CopyTag>& extra = {});
 
   /// Execute in two phases so that the caller can work while messages fly: begin() posts
   /// the receives, packs and sends, and does the on-rank copies; finish() waits and
@@ -79,7 +84,7 @@ class CopyPlan {
   std::vector<int> receiving_patches() const;
 
   /// One piece of a batched copy: cells `box` (destination indices) from source fab
-  /// `from` at box - shift, or from the message buffer at cell `buf_cell`
+  /// `from` at box - shift, times scale, or from the message buffer at cell `buf_cell`
   /// (component-major, i fastest), into destination fab `to` or into the buffer. Fabs are
   /// slots of the plan's tables of the fabs it reads and writes (-1: the buffer is that
   /// side). Pieces depend on the tags only, so they are built and put on the device once
@@ -89,6 +94,7 @@ class CopyPlan {
     long buf_cell = -1;  // cells before the piece's in the buffer
     Box box;
     IntVect shift;
+    double scale = 1.0;  // applied where a source fab is read (the sender's pack)
   };
 
  private:

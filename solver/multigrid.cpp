@@ -29,6 +29,10 @@ struct Multigrid::Grid {
   // grids keep the default and give the level's own grid its rule (correct()).
   bool cf_inside = false;
   mg::CfGhostRule cf_rule;
+  // The rule set by phi's exchange (and cg_p's) as copies within the patches, in the
+  // launch of the copies between them (a rule of the cell inside alone): no launch of
+  // its own. Not on the level's own grid, whose rule in correct() reads two cells.
+  bool cf_in_exchange = false;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
   BoxSet colour;         // mg::colour_rows of this grid's patches
@@ -157,7 +161,10 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grids_.push_back(std::move(grid));
   }
 
-  if (truncated_) return;
+  if (truncated_) {
+    exchange_cf_rules();
+    return;
+  }
   // A level that does not cover the domain (a refined level, with coarse-fine ghosts
   // holding Dirichlet values) and is not truncated ends here: CG on its coarsest grid,
   // held whole by every rank when small enough (not the level itself, which the
@@ -169,9 +176,9 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     last.cg_p = last.gathered ? last.phi.like("mg::cg_p")
                               : LevelData("mg::cg_p", L, g, 1, one, me);
     last.cg_q = last.res.like("mg::cg_q");
+    exchange_cf_rules();  // before the one-launch CG takes the exchange's copies
     if (last.gathered)
-      last.team_cg = std::make_unique<mg::TeamCg>(
-          last.cg_p, last.stencil, last.cf_inside ? &last.cf_rule : nullptr);
+      last.team_cg = std::make_unique<mg::TeamCg>(last.cg_p, last.stencil);
     return;
   }
   // The gathered grids: the coarsest distributed grid restricted once more (when its
@@ -214,7 +221,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     if (!can_coarsen(one_box.boxes, dim, 2)) {
       grid->cg_p = grid->phi.like("mg::cg_p");
       grid->cg_q = grid->res.like("mg::cg_q");
-      grid->team_cg = std::make_unique<mg::TeamCg>(grid->cg_p, grid->stencil, nullptr);
+      grid->team_cg = std::make_unique<mg::TeamCg>(grid->cg_p, grid->stencil);
       grids_.push_back(std::move(grid));
       break;
     }
@@ -270,17 +277,29 @@ int Multigrid::num_grids() const {
   return int(grids_.size());
 }
 
+void Multigrid::exchange_cf_rules() {
+  for (auto& g : grids_) {
+    if (!g->cf_inside || g->cf_rule.w2 != 0.0) continue;
+    g->phi.set_coarse_fine_from_inside(g->cf_rule.w1);
+    if (g->cg_p.size() > 0) g->cg_p.set_coarse_fine_from_inside(g->cf_rule.w1);
+    g->cf_in_exchange = true;
+  }
+}
+
 void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   u.fill_boundary(g.comm, cross, parity);
-  if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
+  if (g.cf_inside && !g.cf_in_exchange) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
 }
 
 void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
   // After a sweep of colour 1, colour 0's ghosts still hold the cells they copy, unless a
-  // seam gives a ghost the other colour than its source.
-  const bool colour_1_only = swept && !g.colours_differ_across_a_seam();
+  // seam gives a ghost the other colour than its source. Not the coarse-fine ghosts,
+  // which follow the cell inside, of the other colour: all of them when the exchange
+  // sets them (its other copies hold what they held).
+  const bool colour_1_only =
+      swept && !g.colours_differ_across_a_seam() && !g.cf_in_exchange;
   u.fill_boundary(g.comm, true, colour_1_only ? 1 : -1);
-  if (g.cf_inside) mg::cf_ghosts_from_inside(u, g.cf_rule);
+  if (g.cf_inside && !g.cf_in_exchange) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {

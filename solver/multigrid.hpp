@@ -101,9 +101,13 @@ class Multigrid {
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
   /// u's ghosts on grid g: the same-level exchange of the cells of one colour (parity
-  /// 0 or 1) or all (-1) (see LevelData::fill_boundary), then on a refined level's
-  /// correction grids the coarse-fine ghosts of that colour.
+  /// 0 or 1) or all (-1) (see LevelData::fill_boundary), with on a refined level's
+  /// correction grids the coarse-fine ghosts of that colour (set by the exchange itself
+  /// on its coarser grids, see exchange_cf_rules).
   void exchange(Grid& g, LevelData& u, bool cross, int parity);
+  /// The coarser grids' coarse-fine rules (all of the cell inside) handed to their
+  /// fields' exchanges (LevelData::set_coarse_fine_from_inside).
+  void exchange_cf_rules();
   /// All of u's ghosts a residual reads on grid g: the face ghosts, then on a refined
   /// level's correction grids the coarse-fine ghosts. swept: u's last change was smooth()
   /// on g, whose last sweep is of colour 1; then only colour 1's face ghosts are

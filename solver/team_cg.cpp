@@ -71,8 +71,8 @@ KOKKOS_INLINE_FUNCTION T team_set_reduce(const TeamMember& m, const BoxSet& s,
 
 using namespace team_cg_detail;
 
-TeamCg::TeamCg(LevelData& u, const PoissonStencil& s, const CfGhostRule* cf)
-    : stencil_(s), interiors_(u.interiors()), boxes_(u.patch_boxes()) {
+TeamCg::TeamCg(LevelData& u, const PoissonStencil& s)
+    : stencil_(s), interiors_(u.interiors()) {
   for (size_t p = 0; p < u.size(); ++p)
     if (!u.owns(p)) throw std::logic_error("TeamCg: a layout this rank holds whole");
   const std::vector<CopyTag>& tags = u.on_rank_copies(/*cross=*/true);
@@ -84,10 +84,6 @@ TeamCg::TeamCg(LevelData& u, const PoissonStencil& s, const CfGhostRule* cf)
   }
   copies_ = BoxSet(boxes, items);
   tags_ = device_copy("mg::team_cg::copies", tags);
-  if (cf) {
-    cf_ = u.coarse_fine_set();
-    rule_ = *cf;
-  }
 }
 
 void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
@@ -96,30 +92,29 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
   const Refs xr = x.refs(), fr = rhs.refs(), rr = r.refs(), pr = p.refs(), qr = q.refs();
   const PoissonStencil s = stencil_;
   const InteriorStencil in = interior(s);
-  const BoxSet cells = interiors_, copies = copies_, cf = cf_;
+  const BoxSet cells = interiors_, copies = copies_;
   const Kokkos::View<CopyTag*> tags = tags_;
-  const Kokkos::View<Box*> boxes = boxes_;
-  const double w1 = rule_.w1, w2 = rule_.w2, rtol2 = rtol * rtol;
+  const double rtol2 = rtol * rtol;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Kokkos::parallel_for(
       "mg::team_cg", team_policy(1, 0), KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
-        // u's face ghosts: the copies from the patches beside, then a refined level's
-        // coarse-fine ghosts (other cells; both read interiors only).
+        // u's face ghosts: the copies from the patches beside and a refined level's
+        // coarse-fine ghosts, scaled copies of the cell inside (as the exchange's copy
+        // kernel: a scale of 1 is a plain copy). They read interiors only.
         const auto ghosts = [&](const Refs& u) {
           team_set_rows(m, copies, [&](int t, int j, int k, int i0, int i1) {
             const CopyTag c = tags(t);
             const Field3 to = u(c.dst).c0, from = u(c.src).c0;
+            if (c.scale == 1.0) {
+              PW_INDEPENDENT_ITERATIONS
+              for (int i = i0; i <= i1; ++i)
+                to(i, j, k) = from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
+              return;
+            }
             PW_INDEPENDENT_ITERATIONS
             for (int i = i0; i <= i1; ++i)
-              to(i, j, k) = from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
-          });
-          team_set_rows(m, cf, [&](int n, int j, int k, int i0, int i1) {
-            const Box b = boxes(n);
-            for (int i = i0; i <= i1; ++i) {
-              int d, out;
-              if (face_ghost(b, i, j, k, d, out))
-                ghost_from_inside(u(n).c0, i, j, k, d, out, w1, w2);
-            }
+              to(i, j, k) =
+                  c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
           });
           m.team_barrier();
         };

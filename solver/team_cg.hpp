@@ -1,7 +1,8 @@
 // Conjugate gradients in one launch, on a multigrid's bottom grid that this rank holds
 // whole (a gathered grid: every rank holds all of it and solves the same problem). The
-// solve's steps (the ghost copies between patches, a refined level's coarse-fine ghosts,
-// the stencil, the updates and the dot products) are stages of one team of threads, a
+// solve's steps (the ghost copies of the grid's exchange, a refined level's coarse-fine
+// ghosts among them, the stencil, the updates and the dot products) are stages of one
+// team of threads, a
 // barrier between them: a bottom solve of a dozen iterations is one launch and no MPI
 // reduction, where a launch per step makes seven per iteration, and a GPU or a team of
 // threads waits on each. Every stage runs the row functions of the launch-per-step
@@ -24,8 +25,9 @@ class TeamCg {
  public:
   TeamCg() = default;
   /// For fields of u's layout with u's ghost width, every patch of which this rank
-  /// owns. cf: the rule of a refined level's coarse-fine face ghosts (null: none).
-  TeamCg(LevelData& u, const PoissonStencil& s, const CfGhostRule* cf);
+  /// owns; the ghosts are those u.fill_boundary(comm, true) sets (a refined level's
+  /// coarse-fine rule included: LevelData::set_coarse_fine_from_inside, set before).
+  TeamCg(LevelData& u, const PoissonStencil& s);
 
   /// L x = rhs by conjugate gradients from x (x, p with ghosts as u's; r, q any fields
   /// of the layout): until |r|^2 <= rtol^2 |rhs|^2 (2-norms, exact sums), at most
@@ -38,9 +40,6 @@ class TeamCg {
   BoxSet interiors_;             // items: patches
   BoxSet copies_;                // the ghost copies' destination cells; items: copies
   Kokkos::View<CopyTag*> tags_;  // those copies
-  BoxSet cf_;                    // coarse-fine ghost cells (none without a rule)
-  Kokkos::View<Box*> boxes_;     // every patch's box
-  CfGhostRule rule_;
 };
 
 }  // namespace pw::mg

@@ -1,6 +1,6 @@
 // Communication at 1, 2 and 4 ranks: the ghost exchange reproduces a global function
 // (periodic images included), also when it copies the time blend of two states and when
-// one plan serves different fabs in turn, and
+// one plan serves different fabs in turn, tags with a scale scale what they copy, and
 // refluxing applies the fine-minus-coarse flux difference whatever rank owns the fine
 // and the coarse patches, on the coarse cells the fine level does not cover only.
 #include <gtest/gtest.h>
@@ -166,6 +166,55 @@ void check_plan_reuse(int dim) {
   expect_all(b, -2.0, "b blended");
 }
 
+/// Tags with a scale: each patch's interior takes scale times the next patch's (its
+/// owner another rank's at 2 and 4 ranks: the sender scales as it packs), scale 1/2 + p,
+/// plain and from a blend of two states.
+void check_scaled_tags(int dim) {
+  const Comm comm;
+  const PeriodicLevel lev(dim, comm);
+  const LevelLayout& L = lev.L;
+  const size_t np = L.size();
+  std::vector<CopyTag> tags;
+  for (size_t p = 0; p < np; ++p) {
+    const size_t q = (p + 1) % np;
+    tags.push_back({int(q), int(p), L.boxes[p], L.boxes[p].lo - L.boxes[q].lo, 0.5 + p});
+  }
+  CopyPlan plan(tags, L.owner, L.owner, comm.rank());
+  std::vector<Fab> x(np), y(np), dst(np);
+  for (size_t p = 0; p < np; ++p) {
+    if (L.owner[p] != comm.rank()) continue;
+    x[p] = Fab("x", L.boxes[p], 2);
+    y[p] = Fab("y", L.boxes[p], 2);
+    dst[p] = Fab("dst", L.boxes[p], 2);
+    pw::testing::set(x[p], [&](int i, int j, int k, int c) { return lev.f(i, j, k, c); });
+    pw::testing::set(y[p],
+                     [&](int i, int j, int k, int c) { return -lev.f(i, j, k, c); });
+  }
+  const double w = 0.25;
+  for (bool blended : {false, true}) {
+    if (blended)
+      plan.copy(CopyPlan::Blend{x, y, w}, dst, comm);
+    else
+      plan.copy(x, dst, comm);
+    for (size_t p = 0; p < np; ++p) {
+      if (L.owner[p] != comm.rank()) continue;
+      const IntVect s = tags[p].shift;
+      HostFab got(dst[p]);
+      const Box b = L.boxes[p];
+      for (int c = 0; c < 2; ++c)
+        for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+          for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+            for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+              const double v = lev.f(i - s[0], j - s[1], k - s[2], c);
+              const double want =
+                  blended ? tags[p].scale * ((1.0 - w) * v + w * -v) : tags[p].scale * v;
+              ASSERT_EQ(got(i, j, k, c), want)
+                  << "blended " << blended << " patch " << p << " cell " << i << "," << j;
+            }
+    }
+  }
+}
+
 struct CoarseCell {
   int i, j;
   double value;
@@ -238,6 +287,13 @@ TEST(GhostExchange, OnePlanServesDifferentFabsInTurn2D) {
 }
 TEST(GhostExchange, OnePlanServesDifferentFabsInTurn3D) {
   check_plan_reuse(3);
+}
+
+TEST(GhostExchange, ScaledTagsScaleWhatTheyCopyOnRankAndAcrossRanks2D) {
+  check_scaled_tags(2);
+}
+TEST(GhostExchange, ScaledTagsScaleWhatTheyCopyOnRankAndAcrossRanks3D) {
+  check_scaled_tags(3);
 }
 
 TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
