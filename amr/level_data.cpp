@@ -155,6 +155,9 @@ LevelData::Plans& LevelData::plans() {
 
 void LevelData::set_coarse_fine_from_inside(double w) {
   Plans& P = *plans_;
+  if (face_dir_ >= 0) throw std::logic_error("LevelData: face data has no ghost verbs");
+  if (P.in_flight)
+    throw std::logic_error("LevelData: the ghost plans changed during an exchange");
   P.cf_from_inside = true;
   P.cf_scale = w;
   P.ghost_built = false;  // built again on first use, with the copies within patches

@@ -97,7 +97,7 @@ class LevelData {
   void set_coarse_fine_from_inside(double w);
   /// The copies of fill_boundary(comm, cross) between patches this rank owns (all of
   /// them on a layout held whole by this rank): for a kernel that exchanges ghosts
-  /// itself (a multigrid's bottom solve in one launch).
+  /// itself (a multigrid's bottom solve in one launch), applying their scale.
   const std::vector<CopyTag>& on_rank_copies(bool cross);
   /// Ghost cells beyond the domain's non-periodic faces, by bcs[c] for component c.
   void fill_physical_boundary(const BcSet& bcs);

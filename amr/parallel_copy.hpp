@@ -77,7 +77,8 @@ class CopyPlan {
   }
 
   bool empty() const { return local_.empty() && sends_.empty() && recvs_.empty(); }
-  /// The copies between patches of this rank, in the plan's order.
+  /// The copies between patches of this rank, in the plan's order (a kernel that makes
+  /// them itself applies their scale).
   const std::vector<CopyTag>& on_rank_tags() const { return local_; }
   long cells_received() const;
   /// The destination patches that receive cells from another rank (ascending).

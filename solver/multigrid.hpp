@@ -112,7 +112,8 @@ class Multigrid {
   /// level's correction grids the coarse-fine ghosts. swept: u's last change was smooth()
   /// on g, whose last sweep is of colour 1; then only colour 1's face ghosts are
   /// exchanged, as colour 0's were before that sweep and the cells they copy have not
-  /// changed since (unless a periodic seam of odd length mixes the colours).
+  /// changed since (unless a periodic seam of odd length mixes the colours, or the
+  /// exchange sets coarse-fine ghosts, which follow cells of both colours).
   void residual_ghosts(Grid& g, LevelData& u, bool swept);
   void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "amr/level_data.hpp"
@@ -259,12 +260,6 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
   }
 }
 
-// A rank works out the coarse-fine regions of its own fine patches and of those whose
-// coarse cells (under their ghosts, and one more for slopes) lie on its coarse patches,
-// not the whole level's, and still sends every coarse cell a fill needs: one fine patch
-// sits inside each coarse patch, one beside a row of coarse patches that only its
-// slopes read (a rank that fails to send that row leaves the fill waiting), and one
-// beside the periodic edge, whose ghosts and slopes read coarse cells through the image.
 TEST(LevelData, CoarseFineFaceGhostsFollowTheCellInsideInTheSameExchange) {
   // A refined level's multigrid correction (set_coarse_fine_from_inside): its ghost
   // cells beside exactly one face, in the first layer, that no patch covers are w times
@@ -294,7 +289,10 @@ TEST(LevelData, CoarseFineFaceGhostsFollowTheCellInsideInTheSameExchange) {
             return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * j + (dim == 3 ? k : 0) + 0.5;
           };
           LevelData u("u", L, g, 2, IntVect::in_dims(dim, width, 0), comm.rank());
-          u.fill_boundary(comm);  // the plans built before the rule: built again
+          // The plans built before the rule are built again; not while in use.
+          u.fill_boundary_begin(comm);
+          EXPECT_THROW(u.set_coarse_fine_from_inside(w), std::logic_error);
+          u.fill_boundary_finish(comm);
           u.set_coarse_fine_from_inside(w);
           u.set_val(-1.0);
           for (size_t p = 0; p < u.size(); ++p)
@@ -342,6 +340,12 @@ TEST(LevelData, CoarseFineFaceGhostsFollowTheCellInsideInTheSameExchange) {
         }
 }
 
+// A rank works out the coarse-fine regions of its own fine patches and of those whose
+// coarse cells (under their ghosts, and one more for slopes) lie on its coarse patches,
+// not the whole level's, and still sends every coarse cell a fill needs: one fine patch
+// sits inside each coarse patch, one beside a row of coarse patches that only its
+// slopes read (a rank that fails to send that row leaves the fill waiting), and one
+// beside the periodic edge, whose ghosts and slopes read coarse cells through the image.
 TEST(LevelData, EachRankWorksOutTheCoarseFineRegionsBesideItsPatchesOnly) {
   const Comm comm;
   const int n = 64;

@@ -415,7 +415,7 @@ TEST(Multigrid, GatheredBottomGivesTheDistributedBottomsBits) {
 }
 
 // The gathered bottom's conjugate gradients are one launch however many iterations they
-// take; distributed, each iteration launches seven kernels.
+// take; distributed, each iteration launches six kernels.
 TEST(Multigrid, GatheredBottomIsOneLaunchWhateverItsIterations) {
   const Comm comm;
   const int dim = 3;
