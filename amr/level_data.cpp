@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "amr/box_index.hpp"
@@ -19,10 +20,9 @@ bool poison_unset = false;  // LevelData::poison_unset_values
 /// What a LevelData builds on first use and fields of its shape share.
 struct LevelData::Plans {
   bool ghost_built = false;
-  CopyPlan ghost;               // same-level ghost exchange
-  CopyPlan cross;               // the same without edges and corners
-  bool cf_from_inside = false;  // both set coarse-fine face ghosts = cf_scale x inside
-  double cf_scale = 0.0;
+  CopyPlan ghost;                  // same-level ghost exchange
+  CopyPlan cross;                  // the same without edges and corners
+  std::optional<double> cf_scale;  // both set coarse-fine face ghosts = it x inside
   CopyPlan* in_flight = nullptr;
   // Ghost cells no patch of the level covers, per patch, found when first needed: a
   // rank needs those of its own patches and of the patches beside its coarse ones.
@@ -133,7 +133,7 @@ LevelData::Plans& LevelData::plans() {
   // The coarse-fine face ghosts as copies within their patch (cf_region reads the
   // fields set above), into cells no region holds: no patch covers them.
   std::vector<CopyTag> inside;
-  if (P.cf_from_inside)
+  if (P.cf_scale)
     for (size_t p = 0; p < n; ++p) {
       if (!owns(p)) continue;
       for (int d = 0; d < geom_.dim; ++d)
@@ -143,7 +143,7 @@ LevelData::Plans& LevelData::plans() {
           out[d] = side == 0 ? -1 : 1;  // the source is one cell in
           for (const Box& r : cf_region(p))
             if (const Box b = face & r; !b.empty())
-              inside.push_back({int(p), int(p), b, out, P.cf_scale});
+              inside.push_back({int(p), int(p), b, out, *P.cf_scale});
         }
     }
   P.ghost =
@@ -158,7 +158,6 @@ void LevelData::set_coarse_fine_from_inside(double w) {
   if (face_dir_ >= 0) throw std::logic_error("LevelData: face data has no ghost verbs");
   if (P.in_flight)
     throw std::logic_error("LevelData: the ghost plans changed during an exchange");
-  P.cf_from_inside = true;
   P.cf_scale = w;
   P.ghost_built = false;  // built again on first use, with the copies within patches
 }

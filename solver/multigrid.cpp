@@ -33,6 +33,7 @@ struct Multigrid::Grid {
   // launch of the copies between them (a rule of the cell inside alone): no launch of
   // its own. Not on the level's own grid, whose rule in correct() reads two cells.
   bool cf_in_exchange = false;
+  bool cf_by_launch() const { return cf_inside && !cf_in_exchange; }
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
   BoxSet colour;         // mg::colour_rows of this grid's patches
@@ -288,7 +289,7 @@ void Multigrid::exchange_cf_rules() {
 
 void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   u.fill_boundary(g.comm, cross, parity);
-  if (g.cf_inside && !g.cf_in_exchange) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
+  if (g.cf_by_launch()) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
 }
 
 void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
@@ -299,7 +300,7 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
   const bool colour_1_only =
       swept && !g.colours_differ_across_a_seam() && !g.cf_in_exchange;
   u.fill_boundary(g.comm, true, colour_1_only ? 1 : -1);
-  if (g.cf_inside && !g.cf_in_exchange) mg::cf_ghosts_from_inside(u, g.cf_rule);
+  if (g.cf_by_launch()) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {

@@ -99,18 +99,12 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
   Kokkos::parallel_for(
       "mg::team_cg", team_policy(1, 0), KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         // u's face ghosts: the copies from the patches beside and a refined level's
-        // coarse-fine ghosts, scaled copies of the cell inside (as the exchange's copy
-        // kernel: a scale of 1 is a plain copy). They read interiors only.
+        // coarse-fine ghosts, scaled copies of the cell inside (a scale of 1 gives the
+        // plain copy's bits). They read interiors only.
         const auto ghosts = [&](const Refs& u) {
           team_set_rows(m, copies, [&](int t, int j, int k, int i0, int i1) {
             const CopyTag c = tags(t);
             const Field3 to = u(c.dst).c0, from = u(c.src).c0;
-            if (c.scale == 1.0) {
-              PW_INDEPENDENT_ITERATIONS
-              for (int i = i0; i <= i1; ++i)
-                to(i, j, k) = from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
-              return;
-            }
             PW_INDEPENDENT_ITERATIONS
             for (int i = i0; i <= i1; ++i)
               to(i, j, k) =
