@@ -25,11 +25,16 @@ class BoxSet {
   /// Box n belongs to item items[n] (or n when items is empty); empty boxes are dropped.
   explicit BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items = {});
 
-  // Also in kernels (a team running over a set, solver/team_cg.cpp).
+  // Also in kernels (a team running over a set: amr/patch_teams.hpp's team_set_rows).
   KOKKOS_INLINE_FUNCTION int size() const { return n_; }
   KOKKOS_INLINE_FUNCTION long rows() const { return rows_; }
   KOKKOS_INLINE_FUNCTION long cells() const { return cells_; }
   KOKKOS_INLINE_FUNCTION bool empty() const { return cells_ == 0; }
+  /// A run of whole boxes: rows [row0, row1) and cells [cell0, cell1) of the set.
+  struct Range {
+    long row0 = 0, row1 = 0, cell0 = 0, cell1 = 0;
+  };
+  KOKKOS_INLINE_FUNCTION Range all() const { return {0, rows_, 0, cells_}; }
 
   // Device data, read by the launches below.
   Kokkos::View<Box*> box;          // box n

@@ -24,6 +24,7 @@ struct LevelData::Plans {
   CopyPlan cross;                  // the same without edges and corners
   std::optional<double> cf_scale;  // both set coarse-fine face ghosts = it x inside
   CopyPlan* in_flight = nullptr;
+  std::optional<CopiesByPatch> by_patch[2];  // their on-rank copies: ghost, cross
   // Ghost cells no patch of the level covers, per patch, found when first needed: a
   // rank needs those of its own patches and of the patches beside its coarse ones.
   std::vector<BoxList> cf_regions;
@@ -101,6 +102,8 @@ LevelData::Plans& LevelData::plans() {
   Plans& P = *plans_;
   if (P.ghost_built) return P;
   P.ghost_built = true;
+  P.by_patch[0].reset();
+  P.by_patch[1].reset();
   const size_t n = layout_.size();
   P.shifts = periodic_shifts(geom_.domain, geom_.periodic);
   P.index = std::make_unique<BoxIndex>(layout_.boxes);
@@ -206,15 +209,28 @@ std::vector<BoxList> LevelData::cf_regions_for(const LevelLayout& crse,
   return out;
 }
 
-void LevelData::fill_boundary_begin(const Comm& comm, bool cross, int parity) {
+void LevelData::fill_boundary_begin(const Comm& comm, bool cross, int parity,
+                                    Copies which) {
   Plans& P = plans();
   P.in_flight = cross ? &P.cross : &P.ghost;
-  P.in_flight->begin(fabs_, fabs_, comm, 7, parity);
+  P.in_flight->begin(fabs_, fabs_, comm, 7, parity, which);
 }
 
 const std::vector<CopyTag>& LevelData::on_rank_copies(bool cross) {
   const Plans& P = plans();
   return (cross ? P.cross : P.ghost).on_rank_tags();
+}
+
+bool LevelData::exchange_has_messages(bool cross) {
+  const Plans& P = plans();
+  return (cross ? P.cross : P.ghost).messages();
+}
+
+const CopiesByPatch& LevelData::on_rank_copies_by_patch(bool cross) {
+  Plans& P = plans();
+  std::optional<CopiesByPatch>& c = P.by_patch[cross ? 1 : 0];
+  if (!c) c.emplace(on_rank_copies(cross), size());
+  return *c;
 }
 
 void LevelData::fill_boundary_finish(const Comm& comm) {

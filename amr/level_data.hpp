@@ -76,29 +76,39 @@ class LevelData {
   bool owns(size_t p) const { return layout_.owner[p] == rank_; }
 
   /// Fill the ghost cells that patches of this level cover (through periodic images
-  /// too) from their owners. begin() posts and sends and does the on-rank copies;
-  /// the caller may work on interiors until finish(). Cells no patch covers are left
-  /// (but see set_coarse_fine_from_inside).
+  /// too) from their owners. begin() posts and sends and does the on-rank copies; the
+  /// caller may work on interiors until finish(). Cells no patch covers are left (but
+  /// see set_coarse_fine_from_inside).
   /// cross: only the ghosts beside the faces, not the edges and corners (what a
   /// 5/7-point stencil reads: fewer cells and far fewer pieces to copy). parity 0 or 1:
   /// only the ghost cells with (i + j + k) % 2 == parity (what one colour of a red-black
-  /// sweep reads); -1: all.
-  void fill_boundary_begin(const Comm& comm, bool cross = false, int parity = -1);
+  /// sweep reads); -1: all. which: all the copies, or those between ranks only (a launch
+  /// then makes the on-rank ones itself: on_rank_copies_by_patch).
+  using Copies = CopyPlan::Copies;
+  void fill_boundary_begin(const Comm& comm, bool cross = false, int parity = -1,
+                           Copies which = Copies::all);
   void fill_boundary_finish(const Comm& comm);
-  void fill_boundary(const Comm& comm, bool cross = false, int parity = -1) {
-    fill_boundary_begin(comm, cross, parity);
+  void fill_boundary(const Comm& comm, bool cross = false, int parity = -1,
+                     Copies which = Copies::all) {
+    fill_boundary_begin(comm, cross, parity, which);
     fill_boundary_finish(comm);
   }
   /// From now on fill_boundary also sets the coarse-fine ghost cells beside exactly one
   /// face of their patch, in the first layer (not edges or corners), to w times the cell
-  /// inside, in the launch of its on-rank copies: a refined level's multigrid
-  /// correction, small near the face. For this field and the like() copies that share
-  /// its plans.
+  /// inside, with its on-rank copies (in their launch, or in the caller's that makes
+  /// them): a refined level's multigrid correction, small near the face. For this field
+  /// and the like() copies that share its plans.
   void set_coarse_fine_from_inside(double w);
   /// The copies of fill_boundary(comm, cross) between patches this rank owns (all of
-  /// them on a layout held whole by this rank): for a kernel that exchanges ghosts
-  /// itself (a multigrid's bottom solve in one launch), applying their scale.
+  /// them on a layout held whole by this rank), the coarse-fine rule's among them: for
+  /// a kernel that makes them itself, applying their scale.
   const std::vector<CopyTag>& on_rank_copies(bool cross);
+  /// The same on the device, grouped by destination patch: for a launch with a team per
+  /// patch that makes its patch's copies and then reads them.
+  const CopiesByPatch& on_rank_copies_by_patch(bool cross);
+  /// Whether fill_boundary(comm, cross) sends or receives anything on this rank (if
+  /// not, its copies are all on_rank_copies).
+  bool exchange_has_messages(bool cross);
   /// Ghost cells beyond the domain's non-periodic faces, by bcs[c] for component c.
   void fill_physical_boundary(const BcSet& bcs);
   /// Ghost cells inside the domain that no patch of this level covers, interpolated from

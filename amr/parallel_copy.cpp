@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "amr/box_index.hpp"
+#include "amr/device_array.hpp"
 #include "amr/field3.hpp"
 #include "amr/patch_teams.hpp"
 
@@ -177,6 +178,37 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   c.uploaded = true;
 }
 
+CopiesByPatch::CopiesByPatch(const std::vector<CopyTag>& in, size_t patches) {
+  std::vector<CopyTag> sorted;
+  for (const CopyTag& t : in)
+    if (!t.box.empty()) sorted.push_back(t);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const CopyTag& a, const CopyTag& b) { return a.dst < b.dst; });
+  std::vector<Box> boxes;
+  std::vector<int> items;
+  std::vector<BoxSet::Range> runs(patches);
+  BoxSet::Range at;  // rows and cells before the tag
+  size_t t = 0;
+  for (size_t p = 0; p < patches; ++p) {
+    runs[p].row0 = at.row1;
+    runs[p].cell0 = at.cell1;
+    for (; t < sorted.size() && sorted[t].dst == int(p); ++t) {
+      const Box& b = sorted[t].box;
+      boxes.push_back(b);
+      items.push_back(int(t));
+      at.row1 += long(b.size()[1]) * b.size()[2];
+      at.cell1 += b.num_cells();
+    }
+    runs[p].row1 = at.row1;
+    runs[p].cell1 = at.cell1;
+  }
+  if (t != sorted.size())
+    throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
+  tags = device_copy("copy::by_patch::tags", sorted);
+  this->boxes = BoxSet(boxes, items);
+  of_patch = device_copy("copy::by_patch::runs", runs);
+}
+
 void CopyPlan::build_pieces() {
   std::vector<int> src_slot, dst_slot;
   const auto upload = [](Batch& b, const std::vector<Piece>& host, const char* label) {
@@ -302,16 +334,17 @@ void CopyPlan::launch(const char* label, const Batch& batch, const Refs& from,
 }
 
 void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
-                     int tag, int parity) {
-  begin(src, nullptr, 0.0, dst, comm, tag, parity);
+                     int tag, int parity, Copies which) {
+  begin(src, nullptr, 0.0, dst, comm, tag, parity, which);
 }
 
 void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag) {
-  begin(src.x, &src.y, src.w, dst, comm, tag, -1);
+  begin(src.x, &src.y, src.w, dst, comm, tag, -1, Copies::all);
 }
 
 void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
-                     std::vector<Fab>& dst, const Comm& comm, int tag, int parity) {
+                     std::vector<Fab>& dst, const Comm& comm, int tag, int parity,
+                     Copies which) {
   // Checked before any message is posted, so that a refusal leaves nothing in flight.
   if (src_y)
     for (int n : src_.fab)
@@ -365,7 +398,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
               comm.raw(), &requests_.back());
   }
   // 3. Local copies (one launch) overlap the messages.
-  if (local_batch_.size > 0)
+  if (local_batch_.size > 0 && which == Copies::all)
     launch("copy::local", local_batch_, src_.refs(), y, dst_.refs(), nullptr, w, parity);
 }
 

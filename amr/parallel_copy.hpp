@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "amr/box_set.hpp"
 #include "amr/comm.hpp"
 #include "amr/fab.hpp"
 #include "amr/field3.hpp"
@@ -24,8 +25,24 @@ struct CopyTag {
   double scale = 1.0;
 };
 
+/// Copies on the device grouped by destination patch, for a launch with a team per patch
+/// that makes its own patch's copies before it reads them (patch p's:
+/// amr/patch_teams.hpp's team_set_rows(member, boxes, of_patch(p), f)).
+struct CopiesByPatch {
+  CopiesByPatch() = default;
+  /// `tags` into patches 0 .. patches - 1.
+  CopiesByPatch(const std::vector<CopyTag>& tags, size_t patches);
+  Kokkos::View<CopyTag*> tags;  // by destination patch, each's in the order given
+  BoxSet boxes;                 // their boxes; items: their index in tags
+  Kokkos::View<BoxSet::Range*> of_patch;  // by destination patch: its run of boxes
+};
+
 class CopyPlan {
  public:
+  /// Which copies an exchange makes: all, or those between ranks only (a launch makes the
+  /// on-rank ones itself: on_rank_tags()).
+  enum class Copies { all, between_ranks };
+
   CopyPlan() = default;
   /// A plan from explicit tags. Every rank passes the same owners and the tags it takes
   /// part in (or all of them); each keeps the ones it sends, receives or copies locally,
@@ -45,7 +62,8 @@ class CopyPlan {
                                const std::vector<CopyTag>& extra = {});
 
   /// Execute in two phases so that the caller can work while messages fly: begin() posts
-  /// the receives, packs and sends, and does the on-rank copies; finish() waits and
+  /// the receives, packs and sends, and does the on-rank copies (which: unless the caller
+  /// makes them, Copies::between_ranks); finish() waits and
   /// unpacks in the plan's order. src[n] / dst[n] must be allocated on their owners
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
@@ -54,7 +72,7 @@ class CopyPlan {
   /// parity 0 or 1: only the destination cells with (i + j + k) % 2 == parity (one colour
   /// of a red-black sweep); -1: all.
   void begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
-             int tag = 7, int parity = -1);
+             int tag = 7, int parity = -1, Copies which = Copies::all);
   /// A copy's source blended in time: (1 - w) x + w y of the same cell of two states x
   /// and y of the source layout, formed where the values are read (by the sender as it
   /// packs, in the on-rank copy), so one message and one pass carry it.
@@ -77,6 +95,8 @@ class CopyPlan {
   }
 
   bool empty() const { return local_.empty() && sends_.empty() && recvs_.empty(); }
+  /// Whether this rank sends or receives anything.
+  bool messages() const { return !sends_.empty() || !recvs_.empty(); }
   /// The copies between patches of this rank, in the plan's order (a kernel that makes
   /// them itself applies their scale).
   const std::vector<CopyTag>& on_rank_tags() const { return local_; }
@@ -152,7 +172,7 @@ class CopyPlan {
               const Refs& to, double* buf, double w, int parity) const;
   /// begin() from src, or from the blend of src and src_y by weight w where src_y.
   void begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
-             std::vector<Fab>& dst, const Comm& comm, int tag, int parity);
+             std::vector<Fab>& dst, const Comm& comm, int tag, int parity, Copies which);
 
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank

@@ -90,6 +90,29 @@ KOKKOS_FORCEINLINE_FUNCTION void team_rows(const TeamMember& m, const Box& b,
   }
 }
 
+/// Within a team: f(item, j, k, i0, i1) over the rows of boxes `r` of s (whole boxes,
+/// s.all() for every one) split among the team's threads: whole rows on host backends,
+/// one cell per call on devices (as for_each_box_row). No barrier.
+template <class F>
+KOKKOS_INLINE_FUNCTION void team_set_rows(const TeamMember& m, const BoxSet& s,
+                                          const BoxSet::Range& r, const F& f) {
+  if constexpr (detail::host_exec()) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, r.row0, r.row1), [&](long x) {
+      int it, j, k, i0, i1;
+      detail::row_of(s, x, it, j, k, i0, i1);
+      f(it, j, k, i0, i1);
+    });
+  } else {
+    const int nb = s.size();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, r.cell0, r.cell1), [&](long x) {
+      const int n = find_slot(s.first_cell, nb, x);
+      int i, j, k;
+      detail::cell_of(s, n, x, i, j, k);
+      f(s.item(n), j, k, i, i);
+    });
+  }
+}
+
 /// Within a team: f(i, j, k) over the cells of b (team_rows), then a barrier, so that
 /// the next stage may read what this one wrote. f must not write what another cell of b
 /// reads.

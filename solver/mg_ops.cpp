@@ -1,5 +1,8 @@
 #include "solver/mg_ops.hpp"
 
+#include <stdexcept>
+
+#include "amr/patch_teams.hpp"
 #include "solver/cg_rows.hpp"
 
 namespace pw::mg {
@@ -40,26 +43,122 @@ BoxSet colour_rows(const LevelData& u) {
   return BoxSet(boxes, items);
 }
 
+/// The cells of colour `color` of row (j, k) of patch box b, the ii0-th to the ii1-th
+/// of them (a row of colour_rows).
+KOKKOS_FORCEINLINE_FUNCTION void gauss_seidel_row(
+    const Box& b, int color, int j, int k, int ii0, int ii1, const Field3& u,
+    const Field3& f, const PoissonStencil& s, const InteriorStencil& in, double omega) {
+  const int lo0 = b.lo[0], hi0 = b.hi[0];
+  // ii counts the colour's cells along the row (the last may fall outside on rows that
+  // start with the other colour).
+  const int first = lo0 + ((color - lo0 - j - k) & 1);
+  with_row_stencil(row_clear_of_walls(lo0, hi0, j, k, s), in, s, [&](const auto& st) {
+    PW_INDEPENDENT_ITERATIONS
+    for (int ii = ii0; ii <= ii1; ++ii) {
+      const int i = first + 2 * ii;
+      if (i <= hi0) gauss_seidel_cell(i, j, k, u, f, st, omega);
+    }
+  });
+}
+
 void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, int color,
                   const PoissonStencil& s, double omega) {
   const Refs ur = u.refs(), fr = f.refs();
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
-  // Only the cells of the colour: ii counts them along a row (the last may fall outside
-  // on rows that start with the other colour).
   for_each_box_row(
       "mg::gauss_seidel", rows, KOKKOS_LAMBDA(int p, int j, int k, int ii0, int ii1) {
+        gauss_seidel_row(boxes(p), color, j, k, ii0, ii1, ur(p).c0, fr(p).c0, s, in,
+                         omega);
+      });
+}
+
+/// Copy c's cells of parity `parity` in row (j, k), i0..i1 (component 0).
+KOKKOS_FORCEINLINE_FUNCTION void copy_colour_row(const CopyTag& c, const Refs& u,
+                                                 int parity, int j, int k, int i0,
+                                                 int i1) {
+  const Field3 to = u(c.dst).c0, from = u(c.src).c0;
+  for (int i = i0 + ((parity - i0 - j - k) & 1); i <= i1; i += 2)
+    to(i, j, k) = c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
+}
+
+void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
+                              const LevelData& f, const BoxSet& rows, int color,
+                              const PoissonStencil& s, double omega) {
+  if (u.ncomp() != 1)
+    throw std::logic_error("mg::gauss_seidel_with_copies: one component (it copies c0)");
+  if (rows.empty()) return;
+  const Refs ur = u.refs(), fr = f.refs();
+  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const InteriorStencil in = interior(s);
+  const BoxSet cells = copies.boxes;
+  const Kokkos::View<CopyTag*> tags = copies.tags;
+  const Kokkos::View<BoxSet::Range*> of_patch = copies.of_patch;
+  const int parity = 1 - color;  // the ghosts the colour reads
+  Kokkos::parallel_for(
+      "mg::gauss_seidel_with_copies", team_policy(rows.size(), 0),
+      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        const int n = m.league_rank(), p = rows.item(n);
+        // The patch's ghosts of the other colour: copies of cells of that colour (or of
+        // its own cells, scaled), which no team writes in this launch.
+        team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
+          copy_colour_row(tags(t), ur, parity, j, k, i0, i1);
+        });
+        m.team_barrier();
+        const Box b = boxes(p);
         const Field3 ua = ur(p).c0, fa = fr(p).c0;
-        const int lo0 = boxes(p).lo[0], hi0 = boxes(p).hi[0];
-        const int first = lo0 + ((color - lo0 - j - k) & 1);
-        with_row_stencil(row_clear_of_walls(lo0, hi0, j, k, s), in, s,
-                         [&](const auto& st) {
-                           PW_INDEPENDENT_ITERATIONS
-                           for (int ii = ii0; ii <= ii1; ++ii) {
-                             const int i = first + 2 * ii;
-                             if (i <= hi0) gauss_seidel_cell(i, j, k, ua, fa, st, omega);
-                           }
-                         });
+        team_rows(m, rows.box(n), [&](int j, int k, int ii0, int ii1) {
+          gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
+        });
+      });
+}
+
+void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
+                        const LevelData& f, const BoxSet& rows, int sweeps,
+                        const PoissonStencil& s, double omega) {
+  if (u.ncomp() != 1)
+    throw std::logic_error("mg::smooth_in_one_team: one component (it copies c0)");
+  if (rows.empty() || sweeps == 0) return;
+  const Refs ur = u.refs(), fr = f.refs();
+  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const InteriorStencil in = interior(s);
+  const BoxSet cells = copies.boxes;
+  const Kokkos::View<CopyTag*> tags = copies.tags;
+  Kokkos::parallel_for(
+      "mg::smooth_in_one_team", team_policy(1, 0),
+      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        for (int sweep = 0; sweep < sweeps; ++sweep)
+          for (int color = 0; color < 2; ++color) {
+            team_set_rows(m, cells, cells.all(),
+                          [&](int t, int j, int k, int i0, int i1) {
+                            copy_colour_row(tags(t), ur, 1 - color, j, k, i0, i1);
+                          });
+            m.team_barrier();
+            // Patch by patch, what a row shares loaded once (short rows on coarse grids):
+            // on host backends a thread's patches whole (each thread's rows of every
+            // small patch cost more in overhead), on devices their cells shared.
+            const auto sweep_patch = [&](int n, const auto& over_rows) {
+              const int p = rows.item(n);
+              const Box b = boxes(p);
+              const Field3 ua = ur(p).c0, fa = fr(p).c0;
+              over_rows(rows.box(n), [&](int j, int k, int ii0, int ii1) {
+                gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
+              });
+            };
+            if constexpr (detail::host_exec()) {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, rows.size()), [&](int n) {
+                sweep_patch(n, [](const Box& h, const auto& f) {
+                  for (int k = h.lo[2]; k <= h.hi[2]; ++k)
+                    for (int j = h.lo[1]; j <= h.hi[1]; ++j)
+                      f(j, k, h.lo[0], h.hi[0]);
+                });
+              });
+            } else {
+              for (int n = 0; n < rows.size(); ++n)
+                sweep_patch(n, [&](const Box& h, const auto& f) { team_rows(m, h, f); });
+            }
+            m.team_barrier();
+          }
       });
 }
 
@@ -70,6 +169,21 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
   for_each_box_row(
       "mg::residual", u.interiors(), KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
         residual_row(j, k, i0, i1, rr(p).c0, ur(p).c0, fr(p).c0, s, in);
+      });
+}
+
+double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
+                    const PoissonStencil& s) {
+  const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
+  const InteriorStencil in = interior(s);
+  if (u.interiors().empty()) return 0.0;
+  return reduce_over_box_rows<double, Kokkos::Max<double>>(
+      "mg::residual_max", u.interiors(),
+      KOKKOS_LAMBDA(double& acc, int p, int j, int k, int i0, int i1) {
+        const Field3 ra = rr(p).c0;
+        residual_row(j, k, i0, i1, ra, ur(p).c0, fr(p).c0, s, in);
+        for (int i = i0; i <= i1; ++i)
+          keep_larger(acc, magnitude(ra(i, j, k)));
       });
 }
 

@@ -24,9 +24,30 @@ BoxSet colour_rows(const LevelData& u);
 /// rows = colour_rows(u).
 void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, int color,
                   const PoissonStencil& s, double omega);
+/// gauss_seidel, after u's ghosts of the other colour (the ones it reads) from copies
+/// (u.on_rank_copies_by_patch(true); u of one component), each patch's team making its
+/// own and then sweeping it: the exchange's on-rank copies and the sweep in one launch,
+/// the same bits. The copies between ranks must be made before. Only where every copy
+/// reads a cell of the colour it writes, or a cell of its own patch: not across a
+/// periodic seam of odd length.
+void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
+                              const LevelData& f, const BoxSet& rows, int color,
+                              const PoissonStencil& s, double omega);
+/// `sweeps` red-black sweeps of u (gauss_seidel of colour 0, then 1) in one launch by
+/// one team, each half-sweep after u's ghosts of the colour it reads from copies
+/// (u.on_rank_copies_by_patch(true); u of one component), a barrier between the
+/// stages: for a grid whose exchange has no message on this rank. The bits of the
+/// exchange and gauss_seidel per half-sweep.
+void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
+                        const LevelData& f, const BoxSet& rows, int sweeps,
+                        const PoissonStencil& s, double omega);
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
+/// residual, returning from the same launch max |r| over r's owned interiors (this
+/// rank's).
+double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
+                    const PoissonStencil& s);
 /// out = L u on u's owned interiors, returning from the same launch max |u out| over
 /// them (the scale of conjugate gradients' dot(p, L p): one launch fewer per iteration).
 double laplacian_max_product(const LevelData& out, const LevelData& u,

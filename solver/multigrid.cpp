@@ -304,11 +304,32 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
 }
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
+  // Where this rank's exchanges send and receive nothing, the whole smoothing is one
+  // launch: one team of every thread, the copies and the sweeps its stages (on a device,
+  // where one team has a small part of the threads, on small grids only).
+  if (!g.cf_by_launch() && !phi.exchange_has_messages(true) &&
+      (detail::host_exec() || phi.interiors().cells() <= bottom_gather_limit(cfg_))) {
+    mg::smooth_in_one_team(phi, phi.on_rank_copies_by_patch(true), f, g.colour, sweeps,
+                           g.stencil, cfg_.omega);
+    return;
+  }
+  // Else a half-sweep's on-rank copies and the sweep are one launch, each patch's team
+  // making its own copies before it sweeps, where no copy reads what another team
+  // writes: a copy from another patch reads the colour it writes (the colour not swept),
+  // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
+  // team's own patch. The copies between ranks come first.
+  const bool one_launch = !g.cf_by_launch() && !g.colours_differ_across_a_seam();
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
-      exchange(g, phi, true, 1 - color);
-      mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
+      if (one_launch) {
+        phi.fill_boundary(g.comm, true, 1 - color, LevelData::Copies::between_ranks);
+        mg::gauss_seidel_with_copies(phi, phi.on_rank_copies_by_patch(true), f, g.colour,
+                                     color, g.stencil, cfg_.omega);
+      } else {
+        exchange(g, phi, true, 1 - color);
+        mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
+      }
     }
 }
 
@@ -327,8 +348,7 @@ void Multigrid::residual(LevelData& phi, const LevelData& f, LevelData& r) {
 double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept) {
   Grid& g = *grids_[0];
   residual_ghosts(g, phi, swept);
-  mg::residual(g.res, phi, f, g.stencil);
-  return comm_.max(mg::max_abs(g.res));
+  return comm_.max(mg::residual_max(g.res, phi, f, g.stencil));
 }
 
 void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs,

@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "amr/device_array.hpp"
 #include "amr/patch_teams.hpp"
 #include "solver/cg_rows.hpp"
 
@@ -13,29 +12,6 @@ namespace pw::mg {
 // A named namespace, not an unnamed one: CUDA does not support extended lambdas in
 // functions of internal linkage (the launch can fail at run time).
 namespace team_cg_detail {
-
-/// Within a team: f(item, j, k, i0, i1) over the rows of every box of s split among the
-/// team's threads: whole rows on host backends, one cell per call on devices (as
-/// for_each_box_row). No barrier.
-template <class F>
-KOKKOS_INLINE_FUNCTION void team_set_rows(const TeamMember& m, const BoxSet& s,
-                                          const F& f) {
-  if constexpr (detail::host_exec()) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, s.rows()), [&](long r) {
-      int it, j, k, i0, i1;
-      detail::row_of(s, r, it, j, k, i0, i1);
-      f(it, j, k, i0, i1);
-    });
-  } else {
-    const int nb = s.size();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, s.cells()), [&](long x) {
-      const int n = find_slot(s.first_cell, nb, x);
-      int i, j, k;
-      detail::cell_of(s, n, x, i, j, k);
-      f(s.item(n), j, k, i, i);
-    });
-  }
-}
 
 /// Within a team: the reduction with reducer R (value type T) of g(acc, item, j, k, i0,
 /// i1) over the rows of s, as team_set_rows splits them; every thread gets the result.
@@ -75,15 +51,9 @@ TeamCg::TeamCg(LevelData& u, const PoissonStencil& s)
     : stencil_(s), interiors_(u.interiors()) {
   for (size_t p = 0; p < u.size(); ++p)
     if (!u.owns(p)) throw std::logic_error("TeamCg: a layout this rank holds whole");
-  const std::vector<CopyTag>& tags = u.on_rank_copies(/*cross=*/true);
-  std::vector<Box> boxes;
-  std::vector<int> items;
-  for (size_t n = 0; n < tags.size(); ++n) {
-    boxes.push_back(tags[n].box);
-    items.push_back(int(n));
-  }
-  copies_ = BoxSet(boxes, items);
-  tags_ = device_copy("mg::team_cg::copies", tags);
+  const CopiesByPatch& copies = u.on_rank_copies_by_patch(/*cross=*/true);
+  copies_ = copies.boxes;
+  tags_ = copies.tags;
 }
 
 void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
@@ -102,14 +72,15 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
         // coarse-fine ghosts, scaled copies of the cell inside (a scale of 1 gives the
         // plain copy's bits). They read interiors only.
         const auto ghosts = [&](const Refs& u) {
-          team_set_rows(m, copies, [&](int t, int j, int k, int i0, int i1) {
-            const CopyTag c = tags(t);
-            const Field3 to = u(c.dst).c0, from = u(c.src).c0;
-            PW_INDEPENDENT_ITERATIONS
-            for (int i = i0; i <= i1; ++i)
-              to(i, j, k) =
-                  c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
-          });
+          team_set_rows(
+              m, copies, copies.all(), [&](int t, int j, int k, int i0, int i1) {
+                const CopyTag c = tags(t);
+                const Field3 to = u(c.dst).c0, from = u(c.src).c0;
+                PW_INDEPENDENT_ITERATIONS
+                for (int i = i0; i <= i1; ++i)
+                  to(i, j, k) =
+                      c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
+              });
           m.team_barrier();
         };
         const auto largest_product = [&](const Refs& a, const Refs& c) {
@@ -130,7 +101,7 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
 
         // r = rhs - L x; p = r (as 0 + 1 r: the launches zero p, then add r to it).
         ghosts(xr);
-        team_set_rows(m, cells, [&](int n, int j, int k, int i0, int i1) {
+        team_set_rows(m, cells, cells.all(), [&](int n, int j, int k, int i0, int i1) {
           const Field3 ra = rr(n).c0, pa = pr(n).c0;
           residual_row(j, k, i0, i1, ra, xr(n).c0, fr(n).c0, s, in);
           PW_INDEPENDENT_ITERATIONS
@@ -158,7 +129,7 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
           m.team_barrier();
           const double rho_new = dot(rr, rr, largest_rr);
           const double beta = rho_new / rho;
-          team_set_rows(m, cells, [&](int n, int j, int k, int i0, int i1) {
+          team_set_rows(m, cells, cells.all(), [&](int n, int j, int k, int i0, int i1) {
             xpby_row(j, k, i0, i1, pr(n).c0, rr(n).c0, beta);
           });
           m.team_barrier();

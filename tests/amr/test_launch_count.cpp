@@ -73,6 +73,7 @@ std::map<std::string, long> launches_per_op(int grid) {
                         BcSet(1, ComponentBc()), comm);
   u.average_down_to(crse, IntVect::uniform(2), comm);
   mg::cf_ghosts_from_inside(fine, {});
+  u.on_rank_copies_by_patch(true);
   std::map<std::string, long> n;
   auto count = [&](const std::string& name, const std::function<void()>& op) {
     n[name] = launches_of(op);
@@ -80,7 +81,15 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("set_val", [&] { u.set_val(1.0); });
   count("copy_component", [&] { r.copy_component(0, f, 0); });
   count("gauss_seidel", [&] { mg::gauss_seidel(u, f, colour, 0, s, 1.0); });
+  count("gauss_seidel_with_copies", [&] {
+    mg::gauss_seidel_with_copies(u, u.on_rank_copies_by_patch(true), f, colour, 0, s,
+                                 1.0);
+  });
   count("residual", [&] { mg::residual(r, u, f, s); });
+  count("residual_max", [&] { mg::residual_max(r, u, f, s); });
+  count("smooth_in_one_team", [&] {
+    mg::smooth_in_one_team(u, u.on_rank_copies_by_patch(true), f, colour, 2, s, 1.0);
+  });
   count("restrict", [&] { mg::restrict_residual(rc, u, f, s); });
   count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, Prolong::multilinear); });
   count("max_abs", [&] { mg::max_abs(u); });
@@ -106,6 +115,34 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
     EXPECT_LE(n, 2);
     EXPECT_EQ(many.at(name), n);
   }
+}
+
+TEST(LaunchCount, AnExchangeBetweenRanksOnlyLeavesTheOnRankCopiesToTheSweep) {
+  // The smoother's half-sweep: the exchange's copies between ranks (none here), then
+  // one launch that makes the on-rank copies and sweeps.
+  const Comm comm(MPI_COMM_SELF);
+  const LevelGeom g = pw::testing::unit_geom(3, 32);
+  LevelLayout L;
+  L.boxes = chop(g.domain, IntVect::uniform(8), IntVect::uniform(4));
+  L.owner.assign(L.boxes.size(), 0);
+  LevelData u("u", L, g, 1, IntVect::uniform(1), 0), f("f", L, g, 1, IntVect{}, 0);
+  PoissonStencil s;
+  s.domain = g.domain;
+  for (int d = 0; d < 3; ++d)
+    s.w[d] = 1.0;
+  const BoxSet colour = mg::colour_rows(u);
+  u.fill_boundary(comm, true, 1);  // warm up: the plans
+  u.on_rank_copies_by_patch(true);
+  EXPECT_EQ(launches_of([&] { u.fill_boundary(comm, true, 1); }), 1);
+  EXPECT_EQ(launches_of([&] {
+              u.fill_boundary(comm, true, 1, LevelData::Copies::between_ranks);
+            }),
+            0);
+  EXPECT_EQ(launches_of([&] {
+              mg::gauss_seidel_with_copies(u, u.on_rank_copies_by_patch(true), f, colour,
+                                           0, s, 1.0);
+            }),
+            1);
 }
 
 /// Launches of what a regrid sets up for a periodic 32^3 level cut into `grid`^3 patches

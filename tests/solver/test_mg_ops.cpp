@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "solver/mg_ops.hpp"
 #include "tests/fab_testing.hpp"
@@ -104,4 +105,75 @@ TEST(MgOps, ConjugateGradientStepGivesTheBitsOfItsSeparateOperations) {
   // And r did change (the step is not a no-op that the comparison would miss).
   EXPECT_NE(mg::max_abs_product(r, r),
             mg::max_abs_product(L.field(6, false), L.field(6, false)));
+}
+
+TEST(MgOps, ResidualReturnsItsLargestMagnitudeFromTheSameLaunch) {
+  const Level L;
+  const LevelData u = L.field(7, true), f = L.field(8, false);
+  LevelData r = L.field(9, false), r_ref = L.field(9, false);
+  const double fused = mg::residual_max(r, u, f, L.s);
+  mg::residual(r_ref, u, f, L.s);
+  expect_same_bits(r, r_ref);
+  EXPECT_GT(fused, 0.0);
+  EXPECT_EQ(fused, mg::max_abs(r_ref));
+}
+
+TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
+  // gauss_seidel_with_copies: a team per patch copies the patch's ghosts of the colour
+  // the sweep reads, then sweeps, in one launch; smooth_in_one_team: one team does
+  // every half-sweep's copies and sweep in one launch. Against the exchange (those
+  // ghosts) and then the sweep. Three levels: 8^3 patches (periodic seams of even length,
+  // walls); the same with every third patch gone, a refined level's correction whose
+  // coarse-fine face ghosts are w times the cell inside (copies within the patch, of the
+  // colour the sweep writes; set after the copies were first asked for, so they are
+  // found again); one patch, the whole domain (copies from its own periodic images, and
+  // a team of every thread, whose barrier must hold). Ghosts one and two cells wide;
+  // they start with values no exchange gives, so a copy not made shows.
+  const Comm comm;
+  const Level lv;
+  enum Shape { covering, refined, one_patch };
+  for (Shape shape : {covering, refined, one_patch})
+    for (int width : {1, 2}) {
+      LevelLayout layout;
+      if (shape == one_patch) layout.boxes = {lv.g.domain};
+      for (size_t p = 0; p < lv.layout.size() && shape != one_patch; ++p)
+        if (shape == covering || p % 3 != 0) layout.boxes.push_back(lv.layout.boxes[p]);
+      layout.owner.assign(layout.boxes.size(), 0);
+      const auto field = [&](const std::string& label, int seed, int ghost) {
+        LevelData u(label, layout, lv.g, 1, IntVect::uniform(ghost), 0);
+        for (size_t p = 0; p < layout.size(); ++p)
+          pw::testing::set(u[p], [&](int i, int j, int k, int) {
+            return std::sin(0.37 * i + 0.11 * seed) *
+                       std::cos(0.23 * j - 0.7 * k + seed) +
+                   (u.box(p).contains(IntVect{i, j, k}) ? 0.0 : 100.0 + p);
+          });
+        return u;
+      };
+      LevelData a = field("a", 1, width), b = field("b", 1, width);
+      LevelData c = field("c", 1, width);
+      const LevelData f = field("f", 2, 0);
+      if (shape == refined) {
+        b.on_rank_copies_by_patch(true);
+        a.set_coarse_fine_from_inside(-0.6);
+        b.set_coarse_fine_from_inside(-0.6);
+        c.set_coarse_fine_from_inside(-0.6);
+      }
+      const BoxSet rows = mg::colour_rows(a);
+      for (int sweep = 0; sweep < 2; ++sweep)
+        for (int color = 0; color < 2; ++color) {
+          SCOPED_TRACE(::testing::Message() << "shape " << shape << " width " << width
+                                            << " sweep " << sweep << " colour " << color);
+          a.fill_boundary(comm, true, 1 - color);
+          mg::gauss_seidel(a, f, rows, color, lv.s, 1.3);
+          b.fill_boundary(comm, true, 1 - color, LevelData::Copies::between_ranks);
+          mg::gauss_seidel_with_copies(b, b.on_rank_copies_by_patch(true), f, rows, color,
+                                       lv.s, 1.3);
+          expect_same_bits(a, b);
+        }
+      // Both sweeps by one team, its copies and sweeps stages of the launch.
+      SCOPED_TRACE(::testing::Message()
+                   << "one team, shape " << shape << " width " << width);
+      mg::smooth_in_one_team(c, c.on_rank_copies_by_patch(true), f, rows, 2, lv.s, 1.3);
+      expect_same_bits(a, c);
+    }
 }
