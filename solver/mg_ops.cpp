@@ -135,8 +135,9 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                           });
             m.team_barrier();
             // Patch by patch, what a row shares loaded once (short rows on coarse grids):
-            // on host backends a thread's patches whole (each thread's rows of every
-            // small patch cost more in overhead), on devices their cells shared.
+            // on host backends with a patch per thread or more, a thread's patches whole
+            // (each thread's rows of every small patch cost more in overhead); else
+            // each patch's rows or cells shared.
             const auto sweep_patch = [&](int n, const auto& over_rows) {
               const int p = rows.item(n);
               const Box b = boxes(p);
@@ -145,7 +146,7 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                 gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
               });
             };
-            if constexpr (detail::host_exec()) {
+            if (detail::host_exec() && rows.size() >= m.team_size()) {
               Kokkos::parallel_for(Kokkos::TeamThreadRange(m, rows.size()), [&](int n) {
                 sweep_patch(n, [](const Box& h, const auto& f) {
                   for (int k = h.lo[2]; k <= h.hi[2]; ++k)

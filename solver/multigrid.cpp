@@ -306,9 +306,11 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
   // Where this rank's exchanges send and receive nothing, the whole smoothing is one
   // launch: one team of every thread, the copies and the sweeps its stages (on a device,
-  // where one team has a small part of the threads, on small grids only).
+  // where one team has a small part of the threads, on small grids only: as the bottoms
+  // gathered into one launch by default).
+  constexpr long device_team_cells = 4096;
   if (!g.cf_by_launch() && !phi.exchange_has_messages(true) &&
-      (detail::host_exec() || phi.interiors().cells() <= bottom_gather_limit(cfg_))) {
+      (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.on_rank_copies_by_patch(true), f, g.colour, sweeps,
                            g.stencil, cfg_.omega);
     return;

@@ -44,6 +44,19 @@ struct Level {
   }
 };
 
+/// A field of one component on layout (owned by rank 0), `ghost` cells wide: smooth
+/// inside, and in its ghosts values no exchange gives (100 + the patch).
+LevelData ghosted_field(const std::string& label, const LevelLayout& layout,
+                        const LevelGeom& g, int seed, int ghost) {
+  LevelData u(label, layout, g, 1, IntVect::uniform(ghost), 0);
+  for (size_t p = 0; p < layout.size(); ++p)
+    pw::testing::set(u[p], [&](int i, int j, int k, int) {
+      return std::sin(0.37 * i + 0.11 * seed) * std::cos(0.23 * j - 0.7 * k + seed) +
+             (u.box(p).contains(IntVect{i, j, k}) ? 0.0 : 100.0 + p);
+    });
+  return u;
+}
+
 /// Every cell of a and b (ghosts included) holds the same bits.
 void expect_same_bits(const LevelData& a, const LevelData& b) {
   for (size_t p = 0; p < a.size(); ++p) {
@@ -140,14 +153,7 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
         if (shape == covering || p % 3 != 0) layout.boxes.push_back(lv.layout.boxes[p]);
       layout.owner.assign(layout.boxes.size(), 0);
       const auto field = [&](const std::string& label, int seed, int ghost) {
-        LevelData u(label, layout, lv.g, 1, IntVect::uniform(ghost), 0);
-        for (size_t p = 0; p < layout.size(); ++p)
-          pw::testing::set(u[p], [&](int i, int j, int k, int) {
-            return std::sin(0.37 * i + 0.11 * seed) *
-                       std::cos(0.23 * j - 0.7 * k + seed) +
-                   (u.box(p).contains(IntVect{i, j, k}) ? 0.0 : 100.0 + p);
-          });
-        return u;
+        return ghosted_field(label, layout, lv.g, seed, ghost);
       };
       LevelData a = field("a", 1, width), b = field("b", 1, width);
       LevelData c = field("c", 1, width);
@@ -176,4 +182,38 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
       mg::smooth_in_one_team(c, c.on_rank_copies_by_patch(true), f, rows, 2, lv.s, 1.3);
       expect_same_bits(a, c);
     }
+}
+
+TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
+  // Across a periodic seam of odd length a ghost's colour is not its source's, so a copy
+  // reads the colour being swept: smooth_in_one_team still gives the bits of the
+  // exchange and the sweeps, its copies and sweeps being stages apart. One 15^3 patch
+  // (periodic in y and z, walls in x, so that a team of every thread shares its rows),
+  // and the same cut in 5^3 patches.
+  const Comm comm;
+  LevelGeom g = pw::testing::unit_geom(3, 15);
+  g.periodic[0] = false;
+  PoissonBc bc;
+  bc.lo[0] = {BcKind::dirichlet, 0.25};
+  bc.hi[0] = {BcKind::neumann, -0.5};
+  const PoissonStencil s = mg::stencil(g, bc);
+  for (int size : {15, 5}) {
+    LevelLayout layout;
+    layout.boxes = chop(g.domain, IntVect::uniform(size), IntVect::uniform(1));
+    layout.owner.assign(layout.boxes.size(), 0);
+    const auto field = [&](const std::string& label, int seed, int ghost) {
+      return ghosted_field(label, layout, g, seed, ghost);
+    };
+    LevelData a = field("a", 1, 1), c = field("c", 1, 1);
+    const LevelData f = field("f", 2, 0);
+    const BoxSet rows = mg::colour_rows(a);
+    for (int sweep = 0; sweep < 2; ++sweep)
+      for (int color = 0; color < 2; ++color) {
+        a.fill_boundary(comm, true, 1 - color);
+        mg::gauss_seidel(a, f, rows, color, s, 1.3);
+      }
+    mg::smooth_in_one_team(c, c.on_rank_copies_by_patch(true), f, rows, 2, s, 1.3);
+    SCOPED_TRACE(::testing::Message() << "patches of " << size);
+    expect_same_bits(a, c);
+  }
 }
