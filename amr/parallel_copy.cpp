@@ -184,28 +184,26 @@ CopiesByPatch::CopiesByPatch(const std::vector<CopyTag>& in, size_t patches) {
     if (!t.box.empty()) sorted.push_back(t);
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const CopyTag& a, const CopyTag& b) { return a.dst < b.dst; });
-  std::vector<Box> boxes;
-  std::vector<int> items;
+  std::vector<Box> boxes;  // box n is tag n's (BoxSet's default items)
   std::vector<BoxSet::Range> runs(patches);
-  BoxSet::Range at;  // rows and cells before the tag
+  long rows = 0, cells = 0;  // before the tag
   size_t t = 0;
   for (size_t p = 0; p < patches; ++p) {
-    runs[p].row0 = at.row1;
-    runs[p].cell0 = at.cell1;
+    runs[p].row0 = rows;
+    runs[p].cell0 = cells;
     for (; t < sorted.size() && sorted[t].dst == int(p); ++t) {
       const Box& b = sorted[t].box;
       boxes.push_back(b);
-      items.push_back(int(t));
-      at.row1 += long(b.size()[1]) * b.size()[2];
-      at.cell1 += b.num_cells();
+      rows += long(b.size()[1]) * b.size()[2];
+      cells += b.num_cells();
     }
-    runs[p].row1 = at.row1;
-    runs[p].cell1 = at.cell1;
+    runs[p].row1 = rows;
+    runs[p].cell1 = cells;
   }
   if (t != sorted.size())
     throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
   tags = device_copy("copy::by_patch::tags", sorted);
-  this->boxes = BoxSet(boxes, items);
+  this->boxes = BoxSet(boxes);
   of_patch = device_copy("copy::by_patch::runs", runs);
 }
 
