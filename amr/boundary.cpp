@@ -22,17 +22,6 @@ bool parse_bc_kind(const std::string& name, BcKind& kind) {
   return false;
 }
 
-Box ghosts_beyond(const LevelGeom& geom, const Box& fab_box, int d, int side) {
-  Box ghosts = fab_box;
-  if (geom.periodic[d]) return Box();
-  if (side == 0) {
-    ghosts.hi[d] = geom.domain.lo[d] - 1;
-  } else {
-    ghosts.lo[d] = geom.domain.hi[d] + 1;
-  }
-  return ghosts;
-}
-
 bool has_exact_face(const BcSet& bcs, int d, int side) {
   for (const ComponentBc& c : bcs)
     if (c.face(d, side).kind == BcKind::exact) return true;
@@ -120,33 +109,10 @@ void WallFill::apply(const Kokkos::View<FabRef*>& refs, const BcSet& bcs) {
             IntVect in = g, mirror = g;
             in[d] = inner;
             mirror[d] = inner - s * (m - 1);
-            for (int c = 0; c < nc; ++c) {
-              const FaceBc f = faces(first + c);
-              const double u = a(mirror[0], mirror[1], mirror[2], c);
-              double v = u;
-              switch (f.kind) {
-                case BcKind::outflow:
-                case BcKind::exact:  // later overwritten by the exact state
-                  v = a(in[0], in[1], in[2], c);
-                  break;
-                case BcKind::reflect_even:
-                  v = u;
-                  break;
-                case BcKind::reflect_odd:
-                  v = -u;
-                  break;
-                case BcKind::dirichlet:
-                  v = 2.0 * f.value - u;
-                  break;
-                case BcKind::neumann:
-                  v = u + f.value * dx * (2 * m - 1);
-                  break;
-                case BcKind::fixed:
-                  v = f.value;
-                  break;
-              }
-              a(i, j, k, c) = v;
-            }
+            for (int c = 0; c < nc; ++c)
+              a(i, j, k, c) =
+                  wall_ghost(faces(first + c), a(mirror[0], mirror[1], mirror[2], c),
+                             a(in[0], in[1], in[2], c), dx, m);
           });
     }
 }

@@ -10,6 +10,7 @@
 #include "amr/fab.hpp"
 #include "amr/field3.hpp"
 #include "amr/level_geom.hpp"
+#include "amr/patch_teams.hpp"
 
 namespace pw {
 
@@ -31,6 +32,29 @@ struct FaceBc {
   double value = 0.0;
   bool operator==(const FaceBc& o) const { return kind == o.kind && value == o.value; }
 };
+
+/// The m-th ghost cell beyond a face (m = 1 nearest) by condition f: `mirror` holds the
+/// mirror cell (m - 1 inside), `in` the nearest cell inside, dx the spacing across the
+/// face.
+KOKKOS_FORCEINLINE_FUNCTION double wall_ghost(const FaceBc& f, double mirror, double in,
+                                              double dx, int m) {
+  switch (f.kind) {
+    case BcKind::outflow:
+    case BcKind::exact:  // later overwritten by the exact state
+      return in;
+    case BcKind::reflect_even:
+      return mirror;
+    case BcKind::reflect_odd:
+      return -mirror;
+    case BcKind::dirichlet:
+      return 2.0 * f.value - mirror;
+    case BcKind::neumann:
+      return mirror + f.value * dx * (2 * m - 1);
+    case BcKind::fixed:
+      return f.value;
+  }
+  return mirror;
+}
 
 /// One component's conditions on the lo and hi face of each direction.
 struct ComponentBc {
@@ -86,9 +110,54 @@ class WallFill {
   const Kokkos::View<FaceBc*>& table(const BcSet& bcs);
 };
 
-/// The ghost cells of fab.box beyond face (d, side) of the domain (edges and corners
+/// The ghost cells of fab_box beyond face (d, side) of the domain (edges and corners
 /// included), or an empty box when d is periodic or the fab does not reach past it.
-Box ghosts_beyond(const LevelGeom& geom, const Box& fab_box, int d, int side);
+KOKKOS_INLINE_FUNCTION Box ghosts_beyond(const LevelGeom& geom, const Box& fab_box, int d,
+                                         int side) {
+  if (geom.periodic[d]) return Box();
+  Box ghosts = fab_box;
+  if (side == 0)
+    ghosts.hi[d] = geom.domain.lo[d] - 1;
+  else
+    ghosts.lo[d] = geom.domain.hi[d] + 1;
+  return ghosts;
+}
+
+/// The cells i0..i1 of row (j, k) of ghosts_beyond(geom, fab box, d, side) of a (one
+/// component) by condition f, as fill_physical_boundary sets them.
+KOKKOS_INLINE_FUNCTION void fill_wall_row(const LevelGeom& geom, int d, int side,
+                                          const FaceBc& f, const Field3& a, int j, int k,
+                                          int i0, int i1) {
+  const int inner = side == 0 ? geom.domain.lo[d] : geom.domain.hi[d];
+  const int out = side == 0 ? -1 : 1;
+  for (int i = i0; i <= i1; ++i) {
+    int in[3] = {i, j, k}, mirror[3] = {i, j, k};
+    const int n = (in[d] - inner) * out;  // 1 for the nearest ghost
+    mirror[d] = inner - out * (n - 1);
+    in[d] = inner;
+    a(i, j, k) = wall_ghost(f, a(mirror[0], mirror[1], mirror[2]), a(in[0], in[1], in[2]),
+                            geom.dx[d], n);
+  }
+}
+
+/// Within a team: what fill_physical_boundary gives one fab (box fab_box, a: its
+/// component by bc), in its order, a barrier after each non-periodic direction's side
+/// (a launch with a team per patch that fills its patch's walls after its other ghosts
+/// and then reads them).
+KOKKOS_INLINE_FUNCTION void team_fill_walls(const TeamMember& m, const LevelGeom& geom,
+                                            const Box& fab_box, const Field3& a,
+                                            const ComponentBc& bc) {
+  for (int d = 0; d < geom.dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      if (geom.periodic[d]) continue;
+      const FaceBc f = side == 0 ? bc.lo[d] : bc.hi[d];
+      team_rows(m, ghosts_beyond(geom, fab_box, d, side),
+                [&](int j, int k, int i0, int i1) {
+                  fill_wall_row(geom, d, side, f, a, j, k, i0, i1);
+                });
+      m.team_barrier();
+    }
+}
 
 /// True when some component's condition on face (d, side) is BcKind::exact.
 bool has_exact_face(const BcSet& bcs, int d, int side);

@@ -90,6 +90,29 @@ KOKKOS_FORCEINLINE_FUNCTION void team_rows(const TeamMember& m, const Box& b,
   }
 }
 
+/// Within one team over many patches: patch(n, over_rows) for n in [0, count), where
+/// over_rows(box, f) calls f(j, k, i0, i1) over rows of box: on host backends with at
+/// least a patch per thread, each thread takes whole patches (a plain loop over their
+/// rows; splitting each small patch's rows among the threads costs more than it
+/// shares); else every patch's rows are shared among the threads (team_rows). What a
+/// patch's rows share is loaded once, in patch. No barrier.
+template <class P>
+KOKKOS_INLINE_FUNCTION void team_each_patch(const TeamMember& m, int count,
+                                            const P& patch) {
+  if (detail::host_exec() && count >= m.team_size()) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](int n) {
+      patch(n, [](const Box& h, const auto& f) {
+        for (int k = h.lo[2]; k <= h.hi[2]; ++k)
+          for (int j = h.lo[1]; j <= h.hi[1]; ++j)
+            f(j, k, h.lo[0], h.hi[0]);
+      });
+    });
+  } else {
+    for (int n = 0; n < count; ++n)
+      patch(n, [&](const Box& h, const auto& f) { team_rows(m, h, f); });
+  }
+}
+
 /// Within a team: f(item, j, k, i0, i1) over the rows of boxes `r` of s (whole boxes,
 /// s.all() for every one) split among the team's threads: whole rows on host backends,
 /// one cell per call on devices (as for_each_box_row). No barrier.

@@ -73,12 +73,13 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
       });
 }
 
-/// Copy c's cells of parity `parity` in row (j, k), i0..i1 (component 0).
-KOKKOS_FORCEINLINE_FUNCTION void copy_colour_row(const CopyTag& c, const Refs& u,
-                                                 int parity, int j, int k, int i0,
-                                                 int i1) {
+/// Copy c's cells of parity `parity` (0 or 1; -1: all) in row (j, k), i0..i1
+/// (component 0).
+KOKKOS_FORCEINLINE_FUNCTION void copy_tag_row(const CopyTag& c, const Refs& u, int parity,
+                                              int j, int k, int i0, int i1) {
   const Field3 to = u(c.dst).c0, from = u(c.src).c0;
-  for (int i = i0 + ((parity - i0 - j - k) & 1); i <= i1; i += 2)
+  const int step = parity < 0 ? 1 : 2;
+  for (int i = parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1); i <= i1; i += step)
     to(i, j, k) = c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
 }
 
@@ -102,7 +103,7 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
         // The patch's ghosts of the other colour: copies of cells of that colour (or of
         // its own cells, scaled), which no team writes in this launch.
         team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
-          copy_colour_row(tags(t), ur, parity, j, k, i0, i1);
+          copy_tag_row(tags(t), ur, parity, j, k, i0, i1);
         });
         m.team_barrier();
         const Box b = boxes(p);
@@ -110,56 +111,6 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
         team_rows(m, rows.box(n), [&](int j, int k, int ii0, int ii1) {
           gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
         });
-      });
-}
-
-void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
-                        const LevelData& f, const BoxSet& rows, int sweeps,
-                        const PoissonStencil& s, double omega) {
-  if (u.ncomp() != 1)
-    throw std::logic_error("mg::smooth_in_one_team: one component (it copies c0)");
-  if (rows.empty() || sweeps == 0) return;
-  const Refs ur = u.refs(), fr = f.refs();
-  const Kokkos::View<Box*> boxes = u.patch_boxes();
-  const InteriorStencil in = interior(s);
-  const BoxSet cells = copies.boxes;
-  const Kokkos::View<CopyTag*> tags = copies.tags;
-  Kokkos::parallel_for(
-      "mg::smooth_in_one_team", team_policy(1, 0),
-      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
-        for (int sweep = 0; sweep < sweeps; ++sweep)
-          for (int color = 0; color < 2; ++color) {
-            team_set_rows(m, cells, cells.all(),
-                          [&](int t, int j, int k, int i0, int i1) {
-                            copy_colour_row(tags(t), ur, 1 - color, j, k, i0, i1);
-                          });
-            m.team_barrier();
-            // Patch by patch, what a row shares loaded once (short rows on coarse grids):
-            // on host backends with a patch per thread or more, a thread's patches whole
-            // (each thread's rows of every small patch cost more in overhead); else
-            // each patch's rows or cells shared.
-            const auto sweep_patch = [&](int n, const auto& over_rows) {
-              const int p = rows.item(n);
-              const Box b = boxes(p);
-              const Field3 ua = ur(p).c0, fa = fr(p).c0;
-              over_rows(rows.box(n), [&](int j, int k, int ii0, int ii1) {
-                gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
-              });
-            };
-            if (detail::host_exec() && rows.size() >= m.team_size()) {
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, rows.size()), [&](int n) {
-                sweep_patch(n, [](const Box& h, const auto& f) {
-                  for (int k = h.lo[2]; k <= h.hi[2]; ++k)
-                    for (int j = h.lo[1]; j <= h.hi[1]; ++j)
-                      f(j, k, h.lo[0], h.hi[0]);
-                });
-              });
-            } else {
-              for (int n = 0; n < rows.size(); ++n)
-                sweep_patch(n, [&](const Box& h, const auto& f) { team_rows(m, h, f); });
-            }
-            m.team_barrier();
-          }
       });
 }
 
@@ -217,6 +168,22 @@ void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet faces[3]
   }
 }
 
+/// restrict_residual_cell over cells i0..i1 of coarse row (j, k).
+KOKKOS_FORCEINLINE_FUNCTION void restrict_residual_row(int j, int k, int i0, int i1,
+                                                       const Field3& ca, const Field3& ua,
+                                                       const Field3& fa,
+                                                       const PoissonStencil& s,
+                                                       const InteriorStencil& in) {
+  const int nk = s.dim == 3 ? 2 : 1;  // the fine cells under the row
+  const int lo[3] = {2 * i0, 2 * j, nk * k};
+  const int hi[3] = {2 * i1 + 1, 2 * j + 1, nk * k + nk - 1};
+  with_row_stencil(clear_of_walls(lo, hi, s), in, s, [&](const auto& st) {
+    PW_INDEPENDENT_ITERATIONS
+    for (int i = i0; i <= i1; ++i)
+      restrict_residual_cell(i, j, k, ca, ua, fa, st);
+  });
+}
+
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
                        const PoissonStencil& s) {
   const Refs cr = crse.refs(), ur = u.refs(), fr = f.refs();
@@ -224,15 +191,7 @@ void restrict_residual(const LevelData& crse, const LevelData& u, const LevelDat
   for_each_box_row(
       "mg::restrict_residual", crse.interiors(),
       KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
-        const Field3 ca = cr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
-        const int nk = s.dim == 3 ? 2 : 1;  // the fine cells under the row
-        const int lo[3] = {2 * i0, 2 * j, nk * k};
-        const int hi[3] = {2 * i1 + 1, 2 * j + 1, nk * k + nk - 1};
-        with_row_stencil(clear_of_walls(lo, hi, s), in, s, [&](const auto& st) {
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            restrict_residual_cell(i, j, k, ca, ua, fa, st);
-        });
+        restrict_residual_row(j, k, i0, i1, cr(p).c0, ur(p).c0, fr(p).c0, s, in);
       });
 }
 
@@ -248,6 +207,232 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how) 
       });
 }
 
+// Named, not unnamed: see cf_detail below.
+namespace stage_detail {
+
+/// What a restriction stage reads and writes, on the device.
+struct RestrictOps {
+  bool on = false, zero = false;
+  int parity = -1;
+  BoxSet rows;  // crse's interiors
+  Refs cr, zr;
+  Kokkos::View<Box*> zboxes;
+  IntVect zghost;
+  RestrictOps() = default;
+  explicit RestrictOps(const RestrictStage& to)
+      : on(to.crse != nullptr),
+        zero(to.zeroed != nullptr),
+        parity(to.parity),
+        rows(on ? to.crse->interiors() : BoxSet()),
+        cr(on ? to.crse->refs() : Refs()),
+        zr(zero ? to.zeroed->refs() : Refs()),
+        zboxes(zero ? to.zeroed->patch_boxes() : Kokkos::View<Box*>()),
+        zghost(zero ? to.zeroed->ghost() : IntVect{}) {}
+};
+
+/// What a prolongation stage reads and writes, on the device.
+struct ProlongOps {
+  bool on = false;
+  Prolong how = Prolong::constant;
+  BoxSet rows;  // the fine interiors
+  Refs fr, cr;
+  Kokkos::View<Box*> cboxes;
+  IntVect cghost;
+  LevelGeom geom;  // the coarse grid's
+  ComponentBc walls;
+  BoxSet cells;  // the coarse copies
+  Kokkos::View<CopyTag*> tags;
+  Kokkos::View<BoxSet::Range*> of_patch;
+  ProlongOps() = default;
+  ProlongOps(const LevelData& fine, const ProlongStage& from)
+      : on(from.crse != nullptr), how(from.how), walls(from.walls) {
+    if (!on) return;
+    rows = fine.interiors();
+    fr = fine.refs();
+    cr = from.crse->refs();
+    cboxes = from.crse->patch_boxes();
+    cghost = from.crse->ghost();
+    geom = from.crse->geom();
+    cells = from.copies->boxes;
+    tags = from.copies->tags;
+    of_patch = from.copies->of_patch;
+  }
+};
+
+/// Zero patch p of the restriction's `zeroed` (its first guess), over_rows as
+/// team_each_patch's.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void zero_patch(const RestrictOps& o, int p,
+                                            const R& over_rows) {
+  const Field3 za = o.zr(p).c0;
+  over_rows(grow(o.zboxes(p), o.zghost), [&](int j, int k, int i0, int i1) {
+    for (int i = i0; i <= i1; ++i)
+      za(i, j, k) = 0.0;
+  });
+}
+
+/// Restrict the residual into crse's patch of row set entry n.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void restrict_patch(const RestrictOps& o, int n,
+                                                const Refs& ur, const Refs& fr,
+                                                const PoissonStencil& s,
+                                                const InteriorStencil& in,
+                                                const R& over_rows) {
+  const int p = o.rows.item(n);
+  const Field3 ca = o.cr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
+  over_rows(o.rows.box(n), [&](int j, int k, int i0, int i1) {
+    restrict_residual_row(j, k, i0, i1, ca, ua, fa, s, in);
+  });
+}
+
+/// Prolong into the fine patch of row set entry n.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void prolong_patch(const ProlongOps& o, int n,
+                                               const R& over_rows) {
+  const int p = o.rows.item(n);
+  const Field3 fa = o.fr(p).c0, ca = o.cr(p).c0;
+  const int dim = o.geom.dim;
+  const Prolong how = o.how;
+  over_rows(o.rows.box(n), [&](int j, int k, int i0, int i1) {
+    PW_INDEPENDENT_ITERATIONS
+    for (int i = i0; i <= i1; ++i)
+      prolong_cell(i, j, k, fa, ca, dim, how);
+  });
+}
+
+/// Within one team: the prolongation stage over every patch (the coarse ghosts' copies,
+/// the walls face by face, the prolongation), barriers between.
+KOKKOS_INLINE_FUNCTION void team_prolong_all(const TeamMember& m, const ProlongOps& o) {
+  team_set_rows(m, o.cells, o.cells.all(), [&](int t, int j, int k, int i0, int i1) {
+    copy_tag_row(o.tags(t), o.cr, -1, j, k, i0, i1);
+  });
+  m.team_barrier();
+  const int count = o.rows.size();
+  for (int d = 0; d < o.geom.dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      if (o.geom.periodic[d]) continue;
+      const FaceBc f = side == 0 ? o.walls.lo[d] : o.walls.hi[d];
+      team_each_patch(m, count, [&](int n, const auto& over_rows) {
+        const int p = o.rows.item(n);
+        const Field3 ca = o.cr(p).c0;
+        over_rows(ghosts_beyond(o.geom, grow(o.cboxes(p), o.cghost), d, side),
+                  [&](int j, int k, int i0, int i1) {
+                    fill_wall_row(o.geom, d, side, f, ca, j, k, i0, i1);
+                  });
+      });
+      m.team_barrier();
+    }
+  team_each_patch(m, count,
+                  [&](int n, const auto& over_rows) { prolong_patch(o, n, over_rows); });
+  m.team_barrier();
+}
+
+}  // namespace stage_detail
+
+using namespace stage_detail;
+
+void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
+                        const LevelData& f, const BoxSet& rows, int sweeps,
+                        const PoissonStencil& s, double omega, const ProlongStage& before,
+                        const RestrictStage& after) {
+  if (u.ncomp() != 1)
+    throw std::logic_error("mg::smooth_in_one_team: one component (it copies c0)");
+  if (before.crse && before.crse->ncomp() != 1)
+    throw std::logic_error("mg::smooth_in_one_team: a coarse grid of one component");
+  const ProlongOps pro(u, before);
+  const RestrictOps res(after);
+  if (rows.empty() || (sweeps == 0 && !pro.on && !res.on)) return;
+  const Refs ur = u.refs(), fr = f.refs();
+  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const InteriorStencil in = interior(s);
+  const BoxSet cells = copies.boxes;
+  const Kokkos::View<CopyTag*> tags = copies.tags;
+  Kokkos::parallel_for(
+      "mg::smooth_in_one_team", team_policy(1, 0),
+      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        if (pro.on) team_prolong_all(m, pro);
+        for (int sweep = 0; sweep < sweeps; ++sweep)
+          for (int color = 0; color < 2; ++color) {
+            team_set_rows(m, cells, cells.all(),
+                          [&](int t, int j, int k, int i0, int i1) {
+                            copy_tag_row(tags(t), ur, 1 - color, j, k, i0, i1);
+                          });
+            m.team_barrier();
+            // Patch by patch, what a row shares loaded once (short rows on coarse grids).
+            team_each_patch(m, rows.size(), [&](int n, const auto& over_rows) {
+              const int p = rows.item(n);
+              const Box b = boxes(p);
+              const Field3 ua = ur(p).c0, fa = fr(p).c0;
+              over_rows(rows.box(n), [&](int j, int k, int ii0, int ii1) {
+                gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
+              });
+            });
+            m.team_barrier();
+          }
+        if (!res.on) return;
+        team_set_rows(m, cells, cells.all(), [&](int t, int j, int k, int i0, int i1) {
+          copy_tag_row(tags(t), ur, res.parity, j, k, i0, i1);
+        });
+        if (res.zero)
+          team_each_patch(m, res.rows.size(), [&](int n, const auto& over_rows) {
+            zero_patch(res, res.rows.item(n), over_rows);
+          });
+        m.team_barrier();
+        team_each_patch(m, res.rows.size(), [&](int n, const auto& over_rows) {
+          restrict_patch(res, n, ur, fr, s, in, over_rows);
+        });
+      });
+}
+
+void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copies,
+                                   const LevelData& f, const PoissonStencil& s,
+                                   const RestrictStage& to) {
+  if (u.ncomp() != 1)
+    throw std::logic_error(
+        "mg::restrict_residual_with_copies: one component (it copies c0)");
+  const RestrictOps o(to);
+  if (!o.on || o.rows.empty()) return;
+  const Refs ur = u.refs(), fr = f.refs();
+  const InteriorStencil in = interior(s);
+  const BoxSet cells = copies.boxes;
+  const Kokkos::View<CopyTag*> tags = copies.tags;
+  const Kokkos::View<BoxSet::Range*> of_patch = copies.of_patch;
+  Kokkos::parallel_for(
+      "mg::restrict_residual_with_copies", team_policy(o.rows.size(), 0),
+      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        const int n = m.league_rank(), p = o.rows.item(n);
+        const auto shared = [&](const Box& b, const auto& f) { team_rows(m, b, f); };
+        // The fine patch's ghosts: copies of other patches' interiors (or of its own,
+        // scaled), which no team writes in this launch.
+        team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
+          copy_tag_row(tags(t), ur, o.parity, j, k, i0, i1);
+        });
+        if (o.zero) zero_patch(o, p, shared);
+        m.team_barrier();
+        restrict_patch(o, n, ur, fr, s, in, shared);
+      });
+}
+
+void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
+  if (from.crse && from.crse->ncomp() != 1)
+    throw std::logic_error("mg::prolong_add_with_copies: one component (it copies c0)");
+  const ProlongOps o(fine, from);
+  if (!o.on || o.rows.empty()) return;
+  Kokkos::parallel_for(
+      "mg::prolong_with_copies", team_policy(o.rows.size(), 0),
+      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        const int n = m.league_rank(), p = o.rows.item(n);
+        // The coarse patch's ghosts: copies of other coarse patches' interiors (or of
+        // its own, scaled), which no team writes, then its walls, from its own cells.
+        team_set_rows(m, o.cells, o.of_patch(p),
+                      [&](int t, int j, int k, int i0, int i1) {
+                        copy_tag_row(o.tags(t), o.cr, -1, j, k, i0, i1);
+                      });
+        m.team_barrier();
+        team_fill_walls(m, o.geom, grow(o.cboxes(p), o.cghost), o.cr(p).c0, o.walls);
+        prolong_patch(o, n, [&](const Box& b, const auto& f) { team_rows(m, b, f); });
+      });
+}
 // A named namespace, not an unnamed one: CUDA does not support extended lambdas in
 // functions of internal linkage (the launch can fail at run time).
 namespace cf_detail {

@@ -4,6 +4,7 @@
 // returns this rank's part.
 #pragma once
 
+#include "amr/boundary.hpp"
 #include "amr/box_set.hpp"
 #include "amr/level_data.hpp"
 #include "amr/reproducible_sum.hpp"
@@ -33,14 +34,6 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega);
-/// `sweeps` red-black sweeps of u (gauss_seidel of colour 0, then 1) in one launch by
-/// one team, each half-sweep after u's ghosts of the colour it reads from copies
-/// (u.on_rank_copies_by_patch(true); u of one component), a barrier between the
-/// stages: for a grid whose exchange has no message on this rank. The bits of the
-/// exchange and gauss_seidel per half-sweep.
-void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
-                        const LevelData& f, const BoxSet& rows, int sweeps,
-                        const PoissonStencil& s, double omega);
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
@@ -62,6 +55,46 @@ void restrict_residual(const LevelData& crse, const LevelData& u, const LevelDat
 /// fine's interiors += the coarse correction crse(p) of each patch p (piecewise
 /// constant, or linear: reads the coarse ghosts).
 void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how);
+/// The restriction of u's residual that a launch of u's may end with (crse == nullptr:
+/// none): u's ghosts of parity `parity` (1, or all: -1) from its copies, then
+/// restrict_residual into crse (u's layout coarsened by 2, same owners), and every cell
+/// of `zeroed` (crse's layout, ghosts included) = 0 when not null (the coarse grid's
+/// first guess).
+struct RestrictStage {
+  const LevelData* crse = nullptr;
+  const LevelData* zeroed = nullptr;
+  int parity = -1;
+};
+/// The prolongation a launch into fine may start with (crse == nullptr: none): crse's
+/// ghosts from `copies` (crse.on_rank_copies_by_patch(false); crse of one component,
+/// fine's layout coarsened by 2) and beyond the walls by `walls`, then prolong_add.
+struct ProlongStage {
+  const LevelData* crse = nullptr;
+  const CopiesByPatch* copies = nullptr;
+  ComponentBc walls;
+  Prolong how = Prolong::constant;
+};
+/// The restriction stage `to` in one launch, a team per patch making its own patch's
+/// ghost copies (copies: u.on_rank_copies_by_patch(true); u of one component; no team
+/// writes what another reads): the bits of the exchange, restrict_residual and
+/// set_val(0). The copies between ranks must be made before.
+void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copies,
+                                   const LevelData& f, const PoissonStencil& s,
+                                   const RestrictStage& to);
+/// The prolongation stage `from` in one launch, a team per patch filling its own coarse
+/// patch's ghosts: the bits of crse's exchange, its fill_physical_boundary and
+/// prolong_add. The copies between ranks must be made before.
+void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from);
+/// `sweeps` red-black sweeps of u (gauss_seidel of colour 0, then 1) in one launch by
+/// one team, each half-sweep after u's ghosts of the colour it reads from copies
+/// (u.on_rank_copies_by_patch(true); u of one component), a barrier between the
+/// stages; `before` and `after` (if any) as the launch's first and last stages: for a
+/// grid whose exchanges (and before's coarse grid's) have no message on this rank. The
+/// bits of the exchanges and separate launches.
+void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
+                        const LevelData& f, const BoxSet& rows, int sweeps,
+                        const PoissonStencil& s, double omega,
+                        const ProlongStage& before = {}, const RestrictStage& after = {});
 /// How a refined level's coarse-fine ghost cells (the first layer) beside exactly one
 /// face of their patch follow the cells inside, for corrections (the coarser level's
 /// correction zero there): ghost = w1 (first cell inside) + w2 (second). Edge and corner

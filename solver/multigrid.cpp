@@ -105,7 +105,8 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       comm_(comm),
       covers_domain_(num_cells(layout.boxes) == geom.domain.num_cells()),
       truncated_(depth > 0),
-      singular_(covers_domain_ && bc.singular(geom)) {
+      singular_(covers_domain_ && bc.singular(geom)),
+      walls_(bc.homogeneous().as_bcs()[0]) {
   if (cfg_.omega == 0.0) cfg_.omega = geom.dim == 3 ? 1.3 : 1.15;
   const int me = comm.rank();
   const int dim = geom.dim;
@@ -292,28 +293,38 @@ void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
   if (g.cf_by_launch()) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
 }
 
-void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
+int Multigrid::residual_parity(const Grid& g, bool swept) {
   // After a sweep of colour 1, colour 0's ghosts still hold the cells they copy, unless a
   // seam gives a ghost the other colour than its source. Not the coarse-fine ghosts,
   // which follow the cell inside, of the other colour: all of them when the exchange
   // sets them (its other copies hold what they held).
-  const bool colour_1_only =
-      swept && !g.colours_differ_across_a_seam() && !g.cf_in_exchange;
-  u.fill_boundary(g.comm, true, colour_1_only ? 1 : -1);
+  return swept && !g.colours_differ_across_a_seam() && !g.cf_in_exchange ? 1 : -1;
+}
+
+void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
+  u.fill_boundary(g.comm, true, residual_parity(g, swept));
   if (g.cf_by_launch()) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
-void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) {
+void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
+                       const mg::ProlongStage& before, const mg::RestrictStage& after) {
   // Where this rank's exchanges send and receive nothing, the whole smoothing is one
-  // launch: one team of every thread, the copies and the sweeps its stages (on a device,
+  // launch, with the prolongation before it or the restriction after it: one team of
+  // every thread, the copies, sweeps and those stages one after the other (on a device,
   // where one team has a small part of the threads, on small grids only: as the bottoms
   // gathered into one launch by default).
   constexpr long device_team_cells = 4096;
+  LevelData* crse = const_cast<LevelData*>(before.crse);
   if (!g.cf_by_launch() && !phi.exchange_has_messages(true) &&
+      (!crse || !crse->exchange_has_messages(false)) &&
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.on_rank_copies_by_patch(true), f, g.colour, sweeps,
-                           g.stencil, cfg_.omega);
+                           g.stencil, cfg_.omega, before, after);
     return;
+  }
+  if (crse) {  // the coarse grid's communicator is g's (both distributed or gathered)
+    crse->fill_boundary(g.comm, false, -1, LevelData::Copies::between_ranks);
+    mg::prolong_add_with_copies(phi, before);
   }
   // Else a half-sweep's on-rank copies and the sweep are one launch, each patch's team
   // making its own copies before it sweeps, where no copy reads what another team
@@ -333,6 +344,11 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps) 
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
       }
     }
+  if (after.crse) {
+    phi.fill_boundary(g.comm, true, after.parity, LevelData::Copies::between_ranks);
+    mg::restrict_residual_with_copies(phi, phi.on_rank_copies_by_patch(true), f,
+                                      g.stencil, after);
+  }
 }
 
 void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
@@ -353,35 +369,64 @@ double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept) 
   return comm_.max(mg::residual_max(g.res, phi, f, g.stencil));
 }
 
+mg::RestrictStage Multigrid::restriction_stage(size_t k, bool swept) {
+  Grid& f = *grids_[k];
+  Grid& c = *grids_[k + 1];
+  const bool gather = c.gathered && !f.gathered;
+  // Not into the coarsest grid gathered as it is (a residual, not a restriction), nor
+  // where the coarse-fine ghosts take a launch of their own.
+  if ((gather && !c.from_distributed) || f.cf_by_launch()) return {};
+  // The residual is formed in the restriction, never stored on the fine grid.
+  return {gather ? &c.restricted : &c.rhs, gather ? nullptr : &c.phi,
+          residual_parity(f, swept)};
+}
+
 void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs,
                                   bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  const bool gather = c.gathered && !f.gathered;
   residual_ghosts(f, phi, swept);
-  if (gather && !c.from_distributed)  // the coarsest grid, gathered as it is
+  if (c.gathered && !f.gathered && !c.from_distributed)  // the coarsest grid, as it is
     mg::residual(c.restricted, phi, rhs, f.stencil);
-  else  // the residual is formed in the restriction, never stored on the fine grid
-    mg::restrict_residual(gather ? c.restricted : c.rhs, phi, rhs, f.stencil);
-  if (gather) c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
-  c.phi.set_val(0.0);
+  else
+    mg::restrict_residual(c.gathered && !f.gathered ? c.restricted : c.rhs, phi, rhs,
+                          f.stencil);
+}
+
+void Multigrid::finish_restriction(size_t k, bool zeroed) {
+  Grid& f = *grids_[k];
+  Grid& c = *grids_[k + 1];
+  if (c.gathered && !f.gathered) c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
+  if (!zeroed) c.phi.set_val(0.0);
+}
+
+mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
+  Grid& f = *grids_[k];
+  Grid& c = *grids_[k + 1];
+  // Not from a gathered grid into a distributed one (every fine patch reads the one
+  // box), nor where the coarse-fine ghosts take a launch of their own.
+  if ((c.gathered && !f.gathered) || c.cf_by_launch()) return {};
+  return {&c.phi, &c.phi.on_rank_copies_by_patch(false), walls_, prolongation(c)};
+}
+
+Prolong Multigrid::prolongation(const Grid& c) const {
+  return !cfg_.linear_prolongation ? Prolong::constant
+         : c.cf_inside             ? Prolong::faces
+                                   : Prolong::multilinear;
 }
 
 void Multigrid::prolong_from(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   LevelData& fine_phi = k == 0 ? *top_phi_ : f.phi;
-  exchange(c, c.phi, false, -1);
-  c.phi.fill_physical_boundary(bc_.homogeneous().as_bcs());
   const bool into_distributed = c.gathered && !f.gathered;
+  exchange(c, c.phi, false, -1);
+  c.phi.fill_physical_boundary({walls_});
   const mg::Refs crse = into_distributed ? c.phi_per_fine_patch : c.phi.refs();
   if (into_distributed && !c.from_distributed)
     mg::axpy(fine_phi, 1.0, crse);  // same resolution
   else  // a refined level's grids: its coarse-fine corner ghosts depend on the cut
-    mg::prolong_add(fine_phi, crse, f.geom.dim,
-                    !cfg_.linear_prolongation ? Prolong::constant
-                    : c.cf_inside             ? Prolong::faces
-                                              : Prolong::multilinear);
+    mg::prolong_add(fine_phi, crse, f.geom.dim, prolongation(c));
 }
 
 void Multigrid::cycle(size_t k, bool f_cycle) {
@@ -395,13 +440,18 @@ void Multigrid::cycle(size_t k, bool f_cycle) {
       bottom_solve(g, phi, f);
     return;
   }
-  smooth(g, phi, f, cfg_.pre_smooth);
-  restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
+  // The restriction ends the pre-smoothing's launches, the prolongation starts the
+  // post-smoothing's, where they can (restriction_stage, prolongation_stage).
+  const mg::RestrictStage down = restriction_stage(k, cfg_.pre_smooth > 0);
+  smooth(g, phi, f, cfg_.pre_smooth, {}, down);
+  if (!down.crse) restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
+  finish_restriction(k, down.zeroed != nullptr);
   // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle.
   if (f_cycle) cycle(k + 1, true);
   cycle(k + 1, false);
-  prolong_from(k);
-  smooth(g, phi, f, cfg_.post_smooth);
+  const mg::ProlongStage up = prolongation_stage(k);
+  if (!up.crse) prolong_from(k);
+  smooth(g, phi, f, cfg_.post_smooth, up, {});
 }
 
 double Multigrid::mean(const LevelData& u) const {

@@ -115,12 +115,30 @@ class Multigrid {
   /// changed since (unless a periodic seam of odd length mixes the colours, or the
   /// exchange sets coarse-fine ghosts, which follow cells of both colours).
   void residual_ghosts(Grid& g, LevelData& u, bool swept);
-  void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps);
+  /// The parity of the face ghosts residual_ghosts exchanges (1, or -1 for all).
+  static int residual_parity(const Grid& g, bool swept);
+  /// `sweeps` red-black sweeps on grid g, after the prolongation `before` and then the
+  /// restriction `after` (if any; in the sweeps' launches where they can).
+  void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
+              const mg::ProlongStage& before = {}, const mg::RestrictStage& after = {});
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
-  /// rhs of grid k + 1 = the restriction of grid k's residual f - L phi (gathered
-  /// where grid k + 1 is); phi of grid k + 1 = 0. swept: as for residual_norm.
+  /// rhs of grid k + 1 (or what is gathered into it) = the restriction of grid k's
+  /// residual f - L phi, as a stage of the smoothing before it (zeroing phi of grid
+  /// k + 1 where it is distributed); none (crse null) where it cannot be one. swept: as
+  /// for residual_norm.
+  mg::RestrictStage restriction_stage(size_t k, bool swept);
+  /// The same in launches of its own, where restriction_stage gives none.
   void restrict_residual(size_t k, LevelData& phi, const LevelData& f, bool swept);
-  void prolong_from(size_t k);  // phi of grid k + 1 -> added to phi of grid k
+  /// After either: the gather into grid k + 1 where it is gathered, and phi of grid
+  /// k + 1 = 0 unless the stage zeroed it.
+  void finish_restriction(size_t k, bool zeroed);
+  /// phi of grid k + 1 -> added to phi of grid k, as a stage of the post-smoothing
+  /// (its ghosts filled in that launch); none (crse null) where it cannot be one.
+  mg::ProlongStage prolongation_stage(size_t k);
+  /// The same in launches of its own, where prolongation_stage gives none.
+  void prolong_from(size_t k);
+  /// How grid k + 1's correction reaches grid k.
+  Prolong prolongation(const Grid& c) const;
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
   /// Makes the last grid (a refined level's coarsest, layout L) one that every rank
   /// holds whole.
@@ -136,6 +154,7 @@ class Multigrid {
   bool truncated_ = false;     // smoothing at the bottom (see the constructor)
   bool singular_ = false;
   double shift_ = 0.0;  // the mean removed from f by the last solve (singular problems)
+  ComponentBc walls_;   // the coarser grids' conditions (homogeneous)
   std::vector<std::unique_ptr<Grid>> grids_;  // 0: the level itself
   LevelData* top_phi_ = nullptr;              // grid 0's phi and f, during solve()
   const LevelData* top_f_ = nullptr;

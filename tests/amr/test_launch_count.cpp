@@ -74,6 +74,8 @@ std::map<std::string, long> launches_per_op(int grid) {
   u.average_down_to(crse, IntVect::uniform(2), comm);
   mg::cf_ghosts_from_inside(fine, {});
   u.on_rank_copies_by_patch(true);
+  rc.on_rank_copies_by_patch(false);
+  LevelData rc_phi = rc.like("rc_phi");
   std::map<std::string, long> n;
   auto count = [&](const std::string& name, const std::function<void()>& op) {
     n[name] = launches_of(op);
@@ -90,8 +92,22 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("smooth_in_one_team", [&] {
     mg::smooth_in_one_team(u, u.on_rank_copies_by_patch(true), f, colour, 2, s, 1.0);
   });
+  count("smooth_in_one_team with both stages", [&] {
+    mg::smooth_in_one_team(
+        u, u.on_rank_copies_by_patch(true), f, colour, 2, s, 1.0,
+        {&rc, &rc.on_rank_copies_by_patch(false), ComponentBc(), Prolong::multilinear},
+        {&rc, &rc_phi, 1});
+  });
   count("restrict", [&] { mg::restrict_residual(rc, u, f, s); });
+  count("restrict_with_copies", [&] {
+    mg::restrict_residual_with_copies(u, u.on_rank_copies_by_patch(true), f, s,
+                                      {&rc, &rc_phi, -1});
+  });
   count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, Prolong::multilinear); });
+  count("prolong_with_copies", [&] {
+    mg::prolong_add_with_copies(u, {&rc, &rc.on_rank_copies_by_patch(false),
+                                    ComponentBc(), Prolong::multilinear});
+  });
   count("max_abs", [&] { mg::max_abs(u); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
   count("laplacian_max_product", [&] { mg::laplacian_max_product(r, u, s); });

@@ -48,7 +48,7 @@ struct Level {
 /// inside, and in its ghosts values no exchange gives (100 + the patch).
 LevelData ghosted_field(const std::string& label, const LevelLayout& layout,
                         const LevelGeom& g, int seed, int ghost) {
-  LevelData u(label, layout, g, 1, IntVect::uniform(ghost), 0);
+  LevelData u(label, layout, g, 1, IntVect::in_dims(g.dim, ghost, 0), 0);
   for (size_t p = 0; p < layout.size(); ++p)
     pw::testing::set(u[p], [&](int i, int j, int k, int) {
       return std::sin(0.37 * i + 0.11 * seed) * std::cos(0.23 * j - 0.7 * k + seed) +
@@ -216,4 +216,136 @@ TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
     SCOPED_TRACE(::testing::Message() << "patches of " << size);
     expect_same_bits(a, c);
   }
+}
+
+namespace {
+
+/// A level of `dim` dimensions, 32 cells wide, walls in x (Dirichlet low, Neumann high,
+/// with values) and periodic in the others, cut into patches 8 wide (`shape`: all of
+/// them, every third left out as on a refined level, or one patch over the domain), and
+/// its coarsening by 2.
+struct TwoGrids {
+  enum Shape { covering, refined, one_patch };
+  LevelGeom g, cg;
+  LevelLayout fine, crse;
+  PoissonBc bc;
+  PoissonStencil s;
+  TwoGrids(int dim, Shape shape) : g(pw::testing::unit_geom(dim, 32)) {
+    g.periodic[0] = false;
+    cg = g;
+    cg.domain = coarsen(g.domain, IntVect::in_dims(dim, 2, 1));
+    for (int d = 0; d < dim; ++d)
+      cg.dx[d] = 2 * g.dx[d];
+    const BoxList all = chop(g.domain, IntVect::in_dims(dim, 8, 1), IntVect::uniform(4));
+    for (size_t p = 0; p < all.size(); ++p)
+      if (shape == covering || (shape == refined && p % 3 != 0))
+        fine.boxes.push_back(all[p]);
+    if (shape == one_patch) fine.boxes = {g.domain};
+    fine.owner.assign(fine.boxes.size(), 0);
+    crse = fine;
+    for (Box& b : crse.boxes)
+      b = coarsen(b, IntVect::in_dims(dim, 2, 1));
+    bc.lo[0] = {BcKind::dirichlet, 0.25};
+    bc.hi[0] = {BcKind::neumann, -0.5};
+    s = mg::stencil(g, bc);
+  }
+};
+
+/// One red-black sweep of u (the exchange of the colour read, then the sweep).
+void sweep_with_exchanges(LevelData& u, const LevelData& f, const PoissonStencil& s) {
+  const Comm comm;
+  const BoxSet rows = mg::colour_rows(u);
+  for (int color = 0; color < 2; ++color) {
+    u.fill_boundary(comm, true, 1 - color);
+    mg::gauss_seidel(u, f, rows, color, s, 1.3);
+  }
+}
+
+}  // namespace
+
+TEST(MgOps, RestrictionMakingItsOwnGhostCopiesGivesTheExchangeAndRestrictionBits) {
+  // After a sweep, the restriction of the residual with the fine ghosts' copies (all, or
+  // colour 1's only) and the coarse first guess zeroed in one launch: a team per patch
+  // (restrict_residual_with_copies), or as the last stage of the one-team smoothing;
+  // against the exchange, restrict_residual and set_val(0). In 2D and 3D, on a covering
+  // level, a refined one whose coarse-fine ghosts follow the cell inside (copies within
+  // the patch), and one patch over the domain (copies from its own periodic images);
+  // ghosts 1 and 2 wide, starting with values no exchange gives.
+  const Comm comm;
+  for (int dim : {2, 3})
+    for (auto shape : {TwoGrids::covering, TwoGrids::refined, TwoGrids::one_patch})
+      for (int width : {1, 2})
+        for (int parity : {-1, 1}) {
+          SCOPED_TRACE(::testing::Message()
+                       << "dim " << dim << " shape " << shape << " width " << width
+                       << " parity " << parity);
+          const TwoGrids t(dim, shape);
+          LevelData u[3], crse[3], zeroed[3];
+          for (int v = 0; v < 3; ++v) {
+            u[v] = ghosted_field("u", t.fine, t.g, 1, width);
+            crse[v] = ghosted_field("crse", t.crse, t.cg, 3, 0);
+            zeroed[v] = ghosted_field("zeroed", t.crse, t.cg, 4, 1);
+            if (shape == TwoGrids::refined) u[v].set_coarse_fine_from_inside(-0.6);
+          }
+          const LevelData f = ghosted_field("f", t.fine, t.g, 2, 0);
+          sweep_with_exchanges(u[0], f, t.s);
+          u[0].fill_boundary(comm, true, parity);
+          mg::restrict_residual(crse[0], u[0], f, t.s);
+          zeroed[0].set_val(0.0);
+          sweep_with_exchanges(u[1], f, t.s);
+          u[1].fill_boundary(comm, true, parity, LevelData::Copies::between_ranks);
+          mg::restrict_residual_with_copies(u[1], u[1].on_rank_copies_by_patch(true), f,
+                                            t.s, {&crse[1], &zeroed[1], parity});
+          mg::smooth_in_one_team(u[2], u[2].on_rank_copies_by_patch(true), f,
+                                 mg::colour_rows(u[2]), 1, t.s, 1.3, {},
+                                 {&crse[2], &zeroed[2], parity});
+          for (int v = 1; v < 3; ++v) {
+            SCOPED_TRACE(v == 1 ? "a team per patch" : "one team");
+            expect_same_bits(u[0], u[v]);
+            expect_same_bits(crse[0], crse[v]);
+            expect_same_bits(zeroed[0], zeroed[v]);
+          }
+        }
+}
+
+TEST(MgOps,
+     ProlongationMakingItsOwnCoarseGhostsGivesTheExchangeWallsAndProlongationBits) {
+  // The prolongation with the coarse ghosts filled in its launch (copies, then the
+  // walls, Dirichlet and Neumann with values, edges and corners as
+  // fill_physical_boundary orders them), then a sweep: a team per patch
+  // (prolong_add_with_copies), or as the first stage of the one-team smoothing; against
+  // the exchange (edges and corners too), fill_physical_boundary and prolong_add, each
+  // way of prolonging, the shapes of the restriction's test.
+  const Comm comm;
+  for (int dim : {2, 3})
+    for (auto shape : {TwoGrids::covering, TwoGrids::refined, TwoGrids::one_patch})
+      for (Prolong how : {Prolong::constant, Prolong::faces, Prolong::multilinear}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "dim " << dim << " shape " << shape << " prolong " << int(how));
+        const TwoGrids t(dim, shape);
+        const ComponentBc walls = t.bc.as_bcs()[0];
+        LevelData u[3], crse[3];
+        for (int v = 0; v < 3; ++v) {
+          u[v] = ghosted_field("u", t.fine, t.g, 1, 1);
+          crse[v] = ghosted_field("crse", t.crse, t.cg, 2, 1);
+          if (shape == TwoGrids::refined) crse[v].set_coarse_fine_from_inside(-0.6);
+        }
+        const LevelData f = ghosted_field("f", t.fine, t.g, 3, 0);
+        crse[0].fill_boundary(comm, false, -1);
+        crse[0].fill_physical_boundary({walls});
+        mg::prolong_add(u[0], crse[0].refs(), dim, how);
+        sweep_with_exchanges(u[0], f, t.s);
+        crse[1].fill_boundary(comm, false, -1, LevelData::Copies::between_ranks);
+        mg::prolong_add_with_copies(
+            u[1], {&crse[1], &crse[1].on_rank_copies_by_patch(false), walls, how});
+        sweep_with_exchanges(u[1], f, t.s);
+        mg::smooth_in_one_team(
+            u[2], u[2].on_rank_copies_by_patch(true), f, mg::colour_rows(u[2]), 1, t.s,
+            1.3, {&crse[2], &crse[2].on_rank_copies_by_patch(false), walls, how}, {});
+        for (int v = 1; v < 3; ++v) {
+          SCOPED_TRACE(v == 1 ? "a team per patch" : "one team");
+          expect_same_bits(crse[0], crse[v]);
+          expect_same_bits(u[0], u[v]);
+        }
+      }
 }
