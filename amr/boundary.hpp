@@ -140,21 +140,33 @@ KOKKOS_INLINE_FUNCTION void fill_wall_row(const LevelGeom& geom, int d, int side
   }
 }
 
-/// Within a team: what fill_physical_boundary gives one fab (box fab_box, a: its
-/// component by bc), in its order, a barrier after each non-periodic direction's side
-/// (a launch with a team per patch that fills its patch's walls after its other ghosts
-/// and then reads them).
+/// A fab's box (ghosts included) and one component of its values.
+struct FabField {
+  Box box;
+  Field3 a;
+};
+
+/// Within one team: what fill_physical_boundary gives fabs n in [0, count) (fab_of(n):
+/// its FabField; one component by bc), in its order: each non-periodic direction's
+/// sides in turn over every fab, a barrier after each (edges and corners take the later
+/// direction's rule), the fabs shared among the threads as team_each_patch shares them.
+/// For a launch that fills its patches' walls after their other ghosts and then reads
+/// them.
+template <class FabOf>
 KOKKOS_INLINE_FUNCTION void team_fill_walls(const TeamMember& m, const LevelGeom& geom,
-                                            const Box& fab_box, const Field3& a,
-                                            const ComponentBc& bc) {
+                                            const ComponentBc& bc, int count,
+                                            const FabOf& fab_of) {
   for (int d = 0; d < geom.dim; ++d)
     for (int side = 0; side < 2; ++side) {
       if (geom.periodic[d]) continue;
       const FaceBc f = side == 0 ? bc.lo[d] : bc.hi[d];
-      team_rows(m, ghosts_beyond(geom, fab_box, d, side),
-                [&](int j, int k, int i0, int i1) {
-                  fill_wall_row(geom, d, side, f, a, j, k, i0, i1);
-                });
+      team_each_patch(m, count, [&](int n, const auto& over_rows) {
+        const FabField fab = fab_of(n);
+        over_rows(ghosts_beyond(geom, fab.box, d, side),
+                  [&](int j, int k, int i0, int i1) {
+                    fill_wall_row(geom, d, side, f, fab.a, j, k, i0, i1);
+                  });
+      });
       m.team_barrier();
     }
 }

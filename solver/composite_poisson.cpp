@@ -236,12 +236,12 @@ SolveReport CompositePoisson::solve(const std::vector<LevelData*>& phi,
   average_down(true);
   rep.initial_residual = composite_residual();
   rep.final_residual = rep.initial_residual;
-  while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {
+  while (rep.final_residual > target && rep.cycles < cfg_.max_cycles && rep.finite()) {
     cycle();
     ++rep.cycles;
     rep.final_residual = composite_residual();
   }
-  rep.converged = rep.final_residual <= target;
+  rep.converged = rep.finite() && rep.final_residual <= target;
   if (singular_ && rep.cycles > 0) {  // zero composite mean (phi is averaged down)
     const double m = level_mean(*levels_[0]->phi, comm_);
     for (size_t l = 0; l < n; ++l)

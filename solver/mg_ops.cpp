@@ -1,6 +1,7 @@
 #include "solver/mg_ops.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "amr/patch_teams.hpp"
 #include "solver/cg_rows.hpp"
@@ -210,6 +211,13 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how) 
 // Named, not unnamed: see cf_detail below.
 namespace stage_detail {
 
+/// Whether u is given, and then that it has one component (the stages set c0 alone).
+inline bool one_component(const LevelData* u, const char* what) {
+  if (u && u->ncomp() != 1)
+    throw std::logic_error(std::string("mg: ") + what + " has more than one component");
+  return u != nullptr;
+}
+
 /// What a restriction stage reads and writes, on the device.
 struct RestrictOps {
   bool on = false, zero = false;
@@ -220,8 +228,8 @@ struct RestrictOps {
   IntVect zghost;
   RestrictOps() = default;
   explicit RestrictOps(const RestrictStage& to)
-      : on(to.crse != nullptr),
-        zero(to.zeroed != nullptr),
+      : on(one_component(to.crse, "the restriction's coarse grid")),
+        zero(one_component(to.zeroed, "the restriction's zeroed field")),
         parity(to.parity),
         rows(on ? to.crse->interiors() : BoxSet()),
         cr(on ? to.crse->refs() : Refs()),
@@ -245,8 +253,12 @@ struct ProlongOps {
   Kokkos::View<BoxSet::Range*> of_patch;
   ProlongOps() = default;
   ProlongOps(const LevelData& fine, const ProlongStage& from)
-      : on(from.crse != nullptr), how(from.how), walls(from.walls) {
+      : on(one_component(from.crse, "the prolongation's coarse grid")),
+        how(from.how),
+        walls(from.walls) {
     if (!on) return;
+    if (!from.copies)
+      throw std::logic_error("mg: a prolongation stage without its coarse copies");
     rows = fine.interiors();
     fr = fine.refs();
     cr = from.crse->refs();
@@ -285,6 +297,12 @@ KOKKOS_FORCEINLINE_FUNCTION void restrict_patch(const RestrictOps& o, int n,
   });
 }
 
+/// The coarse patch under the fine patch of row set entry n (ghosts included).
+KOKKOS_FORCEINLINE_FUNCTION FabField coarse_fab(const ProlongOps& o, int n) {
+  const int p = o.rows.item(n);
+  return {grow(o.cboxes(p), o.cghost), o.cr(p).c0};
+}
+
 /// Prolong into the fine patch of row set entry n.
 template <class R>
 KOKKOS_FORCEINLINE_FUNCTION void prolong_patch(const ProlongOps& o, int n,
@@ -308,20 +326,7 @@ KOKKOS_INLINE_FUNCTION void team_prolong_all(const TeamMember& m, const ProlongO
   });
   m.team_barrier();
   const int count = o.rows.size();
-  for (int d = 0; d < o.geom.dim; ++d)
-    for (int side = 0; side < 2; ++side) {
-      if (o.geom.periodic[d]) continue;
-      const FaceBc f = side == 0 ? o.walls.lo[d] : o.walls.hi[d];
-      team_each_patch(m, count, [&](int n, const auto& over_rows) {
-        const int p = o.rows.item(n);
-        const Field3 ca = o.cr(p).c0;
-        over_rows(ghosts_beyond(o.geom, grow(o.cboxes(p), o.cghost), d, side),
-                  [&](int j, int k, int i0, int i1) {
-                    fill_wall_row(o.geom, d, side, f, ca, j, k, i0, i1);
-                  });
-      });
-      m.team_barrier();
-    }
+  team_fill_walls(m, o.geom, o.walls, count, [&](int n) { return coarse_fab(o, n); });
   team_each_patch(m, count,
                   [&](int n, const auto& over_rows) { prolong_patch(o, n, over_rows); });
   m.team_barrier();
@@ -337,8 +342,6 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const RestrictStage& after) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::smooth_in_one_team: one component (it copies c0)");
-  if (before.crse && before.crse->ncomp() != 1)
-    throw std::logic_error("mg::smooth_in_one_team: a coarse grid of one component");
   const ProlongOps pro(u, before);
   const RestrictOps res(after);
   if (rows.empty() || (sweeps == 0 && !pro.on && !res.on)) return;
@@ -401,25 +404,25 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
       "mg::restrict_residual_with_copies", team_policy(o.rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         const int n = m.league_rank(), p = o.rows.item(n);
-        const auto shared = [&](const Box& b, const auto& f) { team_rows(m, b, f); };
+        const auto team_shares = [&](const Box& b, const auto& row) {
+          team_rows(m, b, row);
+        };
         // The fine patch's ghosts: copies of other patches' interiors (or of its own,
         // scaled), which no team writes in this launch.
         team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
           copy_tag_row(tags(t), ur, o.parity, j, k, i0, i1);
         });
-        if (o.zero) zero_patch(o, p, shared);
+        if (o.zero) zero_patch(o, p, team_shares);
         m.team_barrier();
-        restrict_patch(o, n, ur, fr, s, in, shared);
+        restrict_patch(o, n, ur, fr, s, in, team_shares);
       });
 }
 
 void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
-  if (from.crse && from.crse->ncomp() != 1)
-    throw std::logic_error("mg::prolong_add_with_copies: one component (it copies c0)");
   const ProlongOps o(fine, from);
   if (!o.on || o.rows.empty()) return;
   Kokkos::parallel_for(
-      "mg::prolong_with_copies", team_policy(o.rows.size(), 0),
+      "mg::prolong_add_with_copies", team_policy(o.rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         const int n = m.league_rank(), p = o.rows.item(n);
         // The coarse patch's ghosts: copies of other coarse patches' interiors (or of
@@ -429,8 +432,8 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
                         copy_tag_row(o.tags(t), o.cr, -1, j, k, i0, i1);
                       });
         m.team_barrier();
-        team_fill_walls(m, o.geom, grow(o.cboxes(p), o.cghost), o.cr(p).c0, o.walls);
-        prolong_patch(o, n, [&](const Box& b, const auto& f) { team_rows(m, b, f); });
+        team_fill_walls(m, o.geom, o.walls, 1, [&](int) { return coarse_fab(o, n); });
+        prolong_patch(o, n, [&](const Box& b, const auto& row) { team_rows(m, b, row); });
       });
 }
 // A named namespace, not an unnamed one: CUDA does not support extended lambdas in

@@ -61,15 +61,15 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how);
 /// of `zeroed` (crse's layout, ghosts included) = 0 when not null (the coarse grid's
 /// first guess).
 struct RestrictStage {
-  const LevelData* crse = nullptr;
-  const LevelData* zeroed = nullptr;
+  LevelData* crse = nullptr;
+  LevelData* zeroed = nullptr;
   int parity = -1;
 };
 /// The prolongation a launch into fine may start with (crse == nullptr: none): crse's
 /// ghosts from `copies` (crse.on_rank_copies_by_patch(false); crse of one component,
 /// fine's layout coarsened by 2) and beyond the walls by `walls`, then prolong_add.
 struct ProlongStage {
-  const LevelData* crse = nullptr;
+  LevelData* crse = nullptr;
   const CopiesByPatch* copies = nullptr;
   ComponentBc walls;
   Prolong how = Prolong::constant;

@@ -92,8 +92,13 @@ bool on_granule(const BoxList& boxes, int dim, int granule) {
 
 }  // namespace
 
+bool SolveReport::finite() const {
+  return std::isfinite(rhs_norm) && std::isfinite(initial_residual) &&
+         std::isfinite(final_residual);
+}
+
 double SolveReport::mean_reduction() const {
-  if (cycles == 0 || initial_residual == 0) return 0.0;
+  if (cycles == 0 || initial_residual == 0 || !finite()) return 0.0;
   return std::pow(final_residual / initial_residual, 1.0 / cycles);
 }
 
@@ -308,25 +313,24 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
                        const mg::ProlongStage& before, const mg::RestrictStage& after) {
-  // Where this rank's exchanges send and receive nothing, the whole smoothing is one
-  // launch, with the prolongation before it or the restriction after it: one team of
+  // The prolongation's coarse ghosts from other ranks first (the coarse grid's
+  // communicator is g's: both are distributed, or both gathered).
+  if (before.crse)
+    before.crse->fill_boundary(g.comm, false, -1, LevelData::Copies::between_ranks);
+  // Where this rank's exchanges of g send and receive nothing, the whole smoothing is
+  // one launch, with the prolongation before it or the restriction after it: one team of
   // every thread, the copies, sweeps and those stages one after the other (on a device,
   // where one team has a small part of the threads, on small grids only: as the bottoms
   // gathered into one launch by default).
   constexpr long device_team_cells = 4096;
-  LevelData* crse = const_cast<LevelData*>(before.crse);
   if (!g.cf_by_launch() && !phi.exchange_has_messages(true) &&
-      (!crse || !crse->exchange_has_messages(false)) &&
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.on_rank_copies_by_patch(true), f, g.colour, sweeps,
                            g.stencil, cfg_.omega, before, after);
     return;
   }
-  if (crse) {  // the coarse grid's communicator is g's (both distributed or gathered)
-    crse->fill_boundary(g.comm, false, -1, LevelData::Copies::between_ranks);
-    mg::prolong_add_with_copies(phi, before);
-  }
-  // Else a half-sweep's on-rank copies and the sweep are one launch, each patch's team
+  if (before.crse) mg::prolong_add_with_copies(phi, before);
+  // Then a half-sweep's on-rank copies and the sweep are one launch, each patch's team
   // making its own copies before it sweeps, where no copy reads what another team
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
   // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
@@ -555,14 +559,14 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   rep.initial_residual = residual_norm(phi, *top_f_);
   rep.final_residual = rep.initial_residual;
   top_target_ = target;
-  while (rep.final_residual > target && rep.cycles < cfg_.max_cycles) {
+  while (rep.final_residual > target && rep.cycles < cfg_.max_cycles && rep.finite()) {
     cycle(0, cfg_.f_cycle);
     ++rep.cycles;
     // A cycle ends with the post-smoothing sweeps unless grid 0 is the bottom.
     rep.final_residual =
         residual_norm(phi, *top_f_, grids_.size() > 1 && cfg_.post_smooth > 0);
   }
-  rep.converged = rep.final_residual <= target;
+  rep.converged = rep.finite() && rep.final_residual <= target;
   if (singular_ && rep.cycles > 0) {  // fix the level of phi: zero mean (a guess that
                                       // already converged is left bit for bit)
     mg::add_constant(phi, -mean(phi));
@@ -578,11 +582,13 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
 
 void announce(const SolveReport& rep, const std::string& what, double target,
               const MgConfig& cfg, const Comm& comm) {
-  const std::string line = fmt::format(
-      "{}{} cycles, residual {:.3e} -> {:.3e} (|f| {:.3e}, target {:.3e}), mean "
-      "reduction {:.3f} per cycle, {:.3f} s",
-      what, rep.cycles, rep.initial_residual, rep.final_residual, rep.rhs_norm, target,
-      rep.mean_reduction(), rep.seconds);
+  const std::string line =
+      fmt::format(
+          "{}{} cycles, residual {:.3e} -> {:.3e} (|f| {:.3e}, target {:.3e}), mean "
+          "reduction {:.3f} per cycle, {:.3f} s",
+          what, rep.cycles, rep.initial_residual, rep.final_residual, rep.rhs_norm,
+          target, rep.mean_reduction(), rep.seconds) +
+      (rep.finite() ? "" : " (f or phi holds a NaN or an infinity)");
   if (!rep.converged) {
     if (cfg.fail_on_divergence)
       throw RunFailure("poisson.fail_on_divergence: the solve did not converge: " + line);

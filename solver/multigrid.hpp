@@ -40,6 +40,9 @@ struct SolveReport {
   double rhs_norm = 0;  // |f|_max (after removing the mean of a singular problem)
   double seconds = 0;
   bool converged = false;
+  /// Whether the norms are finite (a NaN in f or phi makes them infinite: the solve
+  /// stops, not converged).
+  bool finite() const;
   /// (final / initial)^(1 / cycles): the mean reduction of the residual per cycle.
   double mean_reduction() const;
 };
@@ -124,13 +127,13 @@ class Multigrid {
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   /// rhs of grid k + 1 (or what is gathered into it) = the restriction of grid k's
   /// residual f - L phi, as a stage of the smoothing before it (zeroing phi of grid
-  /// k + 1 where it is distributed); none (crse null) where it cannot be one. swept: as
-  /// for residual_norm.
+  /// k + 1, unless that is the first gathered grid: finish_restriction does); none (crse
+  /// null) where it cannot be one. swept: as for residual_norm.
   mg::RestrictStage restriction_stage(size_t k, bool swept);
   /// The same in launches of its own, where restriction_stage gives none.
   void restrict_residual(size_t k, LevelData& phi, const LevelData& f, bool swept);
-  /// After either: the gather into grid k + 1 where it is gathered, and phi of grid
-  /// k + 1 = 0 unless the stage zeroed it.
+  /// After either: the gather into grid k + 1 where it is the first gathered grid, and
+  /// phi of grid k + 1 = 0 unless the stage zeroed it.
   void finish_restriction(size_t k, bool zeroed);
   /// phi of grid k + 1 -> added to phi of grid k, as a stage of the post-smoothing
   /// (its ghosts filled in that launch); none (crse null) where it cannot be one.

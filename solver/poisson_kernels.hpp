@@ -4,13 +4,17 @@
 // linear). Each is launched by one line of solver/mg_ops.cpp.
 #pragma once
 
+#include <cmath>
+
 #include "amr/field3.hpp"
 
 namespace pw {
 
-/// |x|, by a select (what the solver's max reductions take of each cell).
+/// |x|, by selects (what the solver's max reductions take of each cell); a NaN counts as
+/// infinite, so that a max keeps it (a comparison would drop it) and a solve on data
+/// holding one cannot report convergence.
 KOKKOS_FORCEINLINE_FUNCTION double magnitude(double x) {
-  return x < 0 ? -x : x;
+  return x < 0 ? -x : (x >= 0 ? x : HUGE_VAL);
 }
 
 /// The Laplacian on one level: 1/dx^2 per direction, and at the domain's non-periodic

@@ -272,3 +272,14 @@ TEST(CompositePoisson, SolutionIsBitwiseTheSameForAnyRankCount) {
     }
   }
 }
+
+TEST(CompositePoisson, ANaNInTheDataStopsTheSolveUnconverged) {
+  // As Multigrid's: a NaN in level 0's f is not taken for convergence.
+  const Comm comm;
+  for (const Problem& pb : {periodic_sines(3), dirichlet_sines(3)}) {
+    const SolveReport rep = composite(with_nan_in_f(pb), 16, 1, 2, comm).report;
+    EXPECT_FALSE(rep.converged);
+    EXPECT_FALSE(rep.finite());
+    EXPECT_EQ(rep.cycles, 0);
+  }
+}

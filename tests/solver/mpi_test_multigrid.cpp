@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "amr/launch_counter.hpp"
+#include "amr/run_failure.hpp"
 #include "solver/multigrid.hpp"
 #include "tests/fab_testing.hpp"
 #include "tests/solver/poisson_problems.hpp"
@@ -449,4 +450,62 @@ TEST(Multigrid, GatheredBottomIsOneLaunchWhateverItsIterations) {
   EXPECT_EQ(launches(1 << 30, 1), launches(1 << 30, 500));
   // Distributed, the tight tolerance takes more iterations and so more launches.
   EXPECT_GE(launches(0, 500), launches(0, 1) + 7 * 5);
+}
+
+TEST(Multigrid, ANaNInTheDataStopsTheSolveUnconverged) {
+  // A max reduction drops a NaN (a comparison with it is false): the solve once took a
+  // NaN right-hand side for a converged one. Periodic (singular: the NaN reaches the
+  // removed mean) and Dirichlet; under fail_on_divergence it throws on every rank.
+  const Comm comm;
+  for (Problem pb : {periodic_sines(3), dirichlet_sines(3)}) {
+    pb = with_nan_in_f(pb);
+    const SolveReport rep = solve(pb, comm).report;
+    EXPECT_FALSE(rep.converged);
+    EXPECT_FALSE(rep.finite());
+    EXPECT_EQ(rep.cycles, 0);
+    pb.cfg.fail_on_divergence = true;
+    EXPECT_THROW(solve(pb, comm), RunFailure);
+  }
+}
+
+TEST(Multigrid, AVCycleOnOneRankTakesTwoLaunchesPerGridAboveTheGather) {
+  // Where a grid's exchanges have no message, its pre-smoothing and the restriction are
+  // one launch, and the prolongation and its post-smoothing another. 32^3 in 8^3 patches
+  // (on each rank alone): distributed 32^3 and 16^3, then gathered 8^3, 4^3 and the 2^3
+  // bottom. A cycle: 2 launches per grid above the bottom, 4 where the gathered grids
+  // meet the distributed ones (the gather's copy, the zeroing of its first guess, its
+  // ghosts' copies and the prolongation from its one box), 4 for the bottom (its CG,
+  // and on a singular problem such as this one the exact removal of its rhs's round-off
+  // mean: its largest value, its sum, the shift); the residual norm after the cycle
+  // takes 2 (the exchange's copies, the residual and its max).
+  const Comm comm(MPI_COMM_SELF);
+  Problem pb = periodic_sines(3);
+  pb.n = 32;
+  const LevelGeom g = pw::testing::unit_geom(3, pb.n);
+  LevelLayout L;
+  L.boxes = chop(g.domain, IntVect::uniform(8), IntVect::uniform(4));
+  L.owner.assign(L.boxes.size(), 0);
+  LevelData phi("phi", L, g, 1, IntVect::uniform(1), 0);
+  LevelData f("f", L, g, 1, IntVect{}, 0);
+  for (size_t p = 0; p < L.size(); ++p)
+    pw::testing::set(f[p], [&](int i, int j, int k, int) {
+      return pb.f(g.center(0, i), g.center(1, j), g.center(2, k));
+    });
+  const auto launches = [&](int cycles, int& grids) {
+    MgConfig cfg;
+    cfg.verbose = false;
+    cfg.rtol = cfg.atol = 0.0;
+    cfg.max_cycles = cycles;
+    Multigrid mg(L, g, pb.bc, cfg, comm);
+    grids = mg.num_grids();
+    phi.set_val(0.0);
+    LaunchCounter count;
+    EXPECT_EQ(mg.solve(phi, f).cycles, cycles);
+    return count.launches();
+  };
+  int grids = 0;
+  launches(1, grids);  // phi's plans (their set-up copies launch on host threads too)
+  const long one = launches(1, grids), two = launches(2, grids);
+  ASSERT_EQ(grids, 5);
+  EXPECT_EQ(two - one, 2 * (grids - 1) + 4 + 4 + 2);
 }

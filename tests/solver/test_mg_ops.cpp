@@ -220,10 +220,10 @@ TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
 
 namespace {
 
-/// A level of `dim` dimensions, 32 cells wide, walls in x (Dirichlet low, Neumann high,
-/// with values) and periodic in the others, cut into patches 8 wide (`shape`: all of
-/// them, every third left out as on a refined level, or one patch over the domain), and
-/// its coarsening by 2.
+/// A level of `dim` dimensions, 32 cells wide, walls in x and y (Dirichlet and Neumann,
+/// with values; corners where they meet) and periodic in z, cut into patches 8 wide
+/// (`shape`: all of them, every third left out as on a refined level, or one patch over
+/// the domain), and its coarsening by 2.
 struct TwoGrids {
   enum Shape { covering, refined, one_patch };
   LevelGeom g, cg;
@@ -231,7 +231,7 @@ struct TwoGrids {
   PoissonBc bc;
   PoissonStencil s;
   TwoGrids(int dim, Shape shape) : g(pw::testing::unit_geom(dim, 32)) {
-    g.periodic[0] = false;
+    g.periodic[0] = g.periodic[1] = false;
     cg = g;
     cg.domain = coarsen(g.domain, IntVect::in_dims(dim, 2, 1));
     for (int d = 0; d < dim; ++d)
@@ -247,6 +247,8 @@ struct TwoGrids {
       b = coarsen(b, IntVect::in_dims(dim, 2, 1));
     bc.lo[0] = {BcKind::dirichlet, 0.25};
     bc.hi[0] = {BcKind::neumann, -0.5};
+    bc.lo[1] = {BcKind::neumann, 0.75};
+    bc.hi[1] = {BcKind::dirichlet, -0.125};
     s = mg::stencil(g, bc);
   }
 };
