@@ -193,7 +193,7 @@ pw_bad_run(nonfinite_state_mid_run "patchwork: run failed: the state is not fini
 # A hook that writes the state after the last average-down (the Poisson workload's
 # level-by-level solve writes phi on every level): level 0 does not show the finer
 # levels then, and every level is read (level 0 alone ended this run with exit 0).
-pw_bad_run(nonfinite_state_written_at_sync "patchwork: run failed: the state is not finite after step 1: level 2, patch 0 [(184,184,0) (215,199,0)], component phi holds a NaN or an infinity" 3
+pw_bad_run(nonfinite_state_written_at_sync "patchwork: run failed: the state is not finite after step 1: level 2, patch 24 [(248,248,0) (279,263,0)], component phi holds a NaN or an infinity" 3
   ${PROJECT_SOURCE_DIR}/inputs/poisson_2d.toml poisson.solve=levels time.max_step=1
   clumps.amplitude=1e305 output.write=false)
 pw_bad_deck(ncomp_int_max "advection.ncomp: expected an integer in [1, 10000000]"
