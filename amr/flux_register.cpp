@@ -1,5 +1,7 @@
 #include "amr/flux_register.hpp"
 
+#include <algorithm>
+
 #include "amr/box_index.hpp"
 #include "amr/device_array.hpp"
 
@@ -104,18 +106,43 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
       items.push_back(int(n));
     }
   local_sums_ = BoxSet(boxes, items);
-  for (int cls = 0; cls < 2 * dim_; ++cls) {
-    boxes.clear();
-    items.clear();
-    for (size_t n = 0; n < pieces_.size(); ++n) {
-      const Side& sd = sides_[size_t(pieces_[n].side)];
-      if (recv_[n].data.size() > 0 && 2 * sd.dir + sd.side == cls) {
-        boxes.push_back(pieces_[n].cells);
-        items.push_back(int(n));
-      }
+  // The local pieces in the order of reflux's teams and classes.
+  std::vector<int> order;
+  for (size_t n = 0; n < pieces_.size(); ++n)
+    if (recv_[n].data.size() > 0) order.push_back(int(n));
+  const auto cls = [&](int n) {
+    const Side& sd = sides_[size_t(pieces_[size_t(n)].side)];
+    return 2 * sd.dir + sd.side;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const int qa = pieces_[size_t(a)].crse, qb = pieces_[size_t(b)].crse;
+    return qa != qb ? qa < qb : cls(a) < cls(b);
+  });
+  boxes.clear();
+  items.clear();
+  std::vector<BoxSet::Range> runs;
+  BoxSet::Range at;
+  for (size_t x = 0; x < order.size(); ++x) {
+    const int n = order[x];
+    if (x == 0 || pieces_[size_t(n)].crse != pieces_[size_t(order[x - 1])].crse)
+      runs.resize(runs.size() + size_t(2 * dim_),
+                  BoxSet::Range{at.row1, at.row1, at.cell1, at.cell1});
+    const Box& b = pieces_[size_t(n)].cells;
+    boxes.push_back(b);
+    items.push_back(n);
+    at.row1 += long(b.size()[1]) * b.size()[2];
+    at.cell1 += b.num_cells();
+    // This class's run ends here, and the later classes' start here.
+    for (int c = cls(n); c < 2 * dim_; ++c) {
+      BoxSet::Range& r = runs[runs.size() - size_t(2 * dim_ - c)];
+      if (c > cls(n)) r.row0 = at.row1, r.cell0 = at.cell1;
+      r.row1 = at.row1;
+      r.cell1 = at.cell1;
     }
-    local_pieces_[cls] = BoxSet(boxes, items);
   }
+  local_pieces_ = BoxSet(boxes, items);
+  reflux_teams_ = int(runs.size()) / (2 * dim_);
+  class_runs_ = device_copy("flux_register::class_runs", runs);
 }
 
 void FluxRegister::fine_faces(int d, std::vector<Box>& boxes,
@@ -154,47 +181,64 @@ void FluxRegister::reset() {
       });
 }
 
-void FluxRegister::add_fine(const Refs flux[3], double dt_fine) {
+void FluxRegister::add_fine(const Refs flux[3], double dt_fine, bool replace) {
   const Refs sum = sum_refs_, f0 = flux[0], f1 = flux[1], f2 = flux[2];
   const Kokkos::View<Side*> sides = side_dev_;
   const IntVect r = ratio_;
   const int nc = ncomp_;
   for_each_box_cell(
-      "flux_register::add_fine", local_sums_, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+      replace ? "flux_register::set_fine" : "flux_register::add_fine", local_sums_,
+      KOKKOS_LAMBDA(int n, int i, int j, int k) {
         const int d = sides(n).dir, p = sides(n).patch;
         const FabRef f = d == 0 ? f0(p) : d == 1 ? f1(p) : f2(p);
         const double w = dt_fine * double(r[d]) / double(r.product());
-        add_fine_face(sum(n), f, d, r, nc, w, i, j, k);
+        add_fine_face(sum(n), f, d, r, nc, w, i, j, k, replace);
       });
 }
 
 void FluxRegister::reflux(const Refs& crse_u, const Refs crse_flux[3], double dt_crse,
                           const Comm& comm) {
   plan_.copy(sums_, recv_, comm);
+  if (reflux_teams_ == 0) return;
   // A coarse cell can be corrected through several faces. Applying the corrections class
-  // by class (x-lo, x-hi, y-lo, ...) fixes the order of the additions whatever the
-  // patches of the fine level are and whichever rank owns them: within one class a coarse
-  // cell has at most one corrected face.
-  const Refs u = crse_u, recv = recv_refs_;
+  // by class (x-lo, x-hi, y-lo, ...), a barrier between, fixes the order of the
+  // additions whatever the patches of the fine level are and whichever rank owns them:
+  // within one class a coarse cell has at most one corrected face, and a team writes
+  // its own coarse patch only.
+  const Refs u = crse_u, recv = recv_refs_, f0 = crse_flux[0], f1 = crse_flux[1],
+             f2 = crse_flux[2];
   const Kokkos::View<Piece*> pieces = piece_dev_;
-  const int nc = ncomp_;
-  for (int cls = 0; cls < 2 * dim_; ++cls) {
-    const int d = cls / 2, side = cls % 2;
-    const Refs f = crse_flux[d];
-    // Lo side of the fine patch: the corrected face is the hi face of the outside cell.
-    const IntVect face_off = side == 0 ? IntVect::unit(d) : IntVect{};
-    const double sign = side == 0 ? -1.0 : 1.0;
-    const double inv_dx = 1.0 / geom_.dx[d];
-    for_each_box_cell(
-        "flux_register::reflux", local_pieces_[cls],
-        KOKKOS_LAMBDA(int n, int i, int j, int k) {
-          const int q = pieces(n).crse;
-          for (int c = 0; c < nc; ++c) {
-            const double fc = f(q)(i + face_off[0], j + face_off[1], k + face_off[2], c);
-            u(q)(i, j, k, c) += sign * (recv(n)(i, j, k, c) - dt_crse * fc) * inv_dx;
-          }
-        });
-  }
+  const BoxSet set = local_pieces_;
+  const Kokkos::View<BoxSet::Range*> runs = class_runs_;
+  const int nc = ncomp_, dim = dim_;
+  const double inv_dx0 = 1.0 / geom_.dx[0], inv_dx1 = 1.0 / geom_.dx[1],
+               inv_dx2 = 1.0 / geom_.dx[2];
+  Kokkos::parallel_for(
+      "flux_register::reflux", team_policy(reflux_teams_, 0),
+      KOKKOS_LAMBDA(const TeamMember& m) {
+        for (int cls = 0; cls < 2 * dim; ++cls) {
+          const int d = cls / 2, side = cls % 2;
+          const Refs f = d == 0 ? f0 : d == 1 ? f1 : f2;
+          // Lo side of the fine patch: the corrected face is the hi face of the outside
+          // cell.
+          const int o = side == 0 ? 1 : 0;
+          const int oi = d == 0 ? o : 0, oj = d == 1 ? o : 0, ok = d == 2 ? o : 0;
+          const double sign = side == 0 ? -1.0 : 1.0;
+          const double inv_dx = d == 0 ? inv_dx0 : d == 1 ? inv_dx1 : inv_dx2;
+          team_set_rows(m, set, runs(2 * dim * m.league_rank() + cls),
+                        [&](int n, int j, int k, int i0, int i1) {
+                          const int q = pieces(n).crse;
+                          const FabRef uq = u(q), fq = f(q), rn = recv(n);
+                          for (int c = 0; c < nc; ++c)
+                            for (int i = i0; i <= i1; ++i) {
+                              const double fc = fq(i + oi, j + oj, k + ok, c);
+                              uq(i, j, k, c) +=
+                                  sign * (rn(i, j, k, c) - dt_crse * fc) * inv_dx;
+                            }
+                        });
+          m.team_barrier();
+        }
+      });
 }
 
 }  // namespace pw

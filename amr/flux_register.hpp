@@ -21,7 +21,7 @@ namespace pw {
 /// (direction d) under it, for every component; w = dt_fine / (fine faces under one).
 KOKKOS_FORCEINLINE_FUNCTION void add_fine_face(const FabRef& sum, const FabRef& f, int d,
                                                const IntVect& r, int nc, double w, int i,
-                                               int j, int k) {
+                                               int j, int k, bool replace = false) {
   const IntVect lo = IntVect{i, j, k} * r;  // first fine face under this one
   IntVect n_t = r;                          // transverse fine faces under one coarse face
   n_t[d] = 1;
@@ -31,7 +31,8 @@ KOKKOS_FORCEINLINE_FUNCTION void add_fine_face(const FabRef& sum, const FabRef& 
       for (int jj = 0; jj < n_t[1]; ++jj)
         for (int ii = 0; ii < n_t[0]; ++ii)
           s += f(lo[0] + ii, lo[1] + jj, lo[2] + kk, c);
-    sum(i, j, k, c) += w * s;
+    // Replacing: what reset() and then adding give, 0 + w s (the same bits).
+    sum(i, j, k, c) = (replace ? 0.0 : sum(i, j, k, c)) + w * s;
   }
 }
 
@@ -47,8 +48,9 @@ class FluxRegister {
   /// Zero the fine sums (at the start of a coarse step).
   void reset();
   /// Add dt_fine times the fine fluxes flux[d] of every local fine patch on its
-  /// boundary, in one launch (flux[2] is not read in 2D).
-  void add_fine(const Refs flux[3], double dt_fine);
+  /// boundary, in one launch (flux[2] is not read in 2D). replace: set the sums to
+  /// them (the bits of reset() and then adding).
+  void add_fine(const Refs flux[3], double dt_fine, bool replace = false);
   /// add_fine for one patch within the team that just updated it, while its fluxes are
   /// in cache (the time stepper's level update, amr/update_refs.hpp). Plain data.
   struct TeamAdder {
@@ -74,7 +76,8 @@ class FluxRegister {
   /// Correct the coarse state: u -= (fine sum - dt_crse * F_crse) / dx on the coarse
   /// cells beside the fine patches that the fine level does not cover (average-down
   /// replaces the others), signs per side, in a fixed order, so results do not
-  /// depend on the rank count: one launch per class of faces (x-lo, x-hi, ...).
+  /// depend on the rank count: class of faces by class (x-lo, x-hi, ...), in one launch
+  /// with a team per coarse patch.
   void reflux(const Refs& crse_u, const Refs crse_flux[3], double dt_crse,
               const Comm& comm);
 
@@ -122,7 +125,11 @@ class FluxRegister {
   Refs sum_refs_, recv_refs_;
   Kokkos::View<Box*> sum_box_;
   BoxSet local_sums_;
-  BoxSet local_pieces_[6];
+  // The local pieces by coarse patch, each's by class (a coarse cell has at most one
+  // corrected face per class): reflux's team t corrects class c from run 2 dim t + c.
+  BoxSet local_pieces_;  // items: the pieces' indices
+  Kokkos::View<BoxSet::Range*> class_runs_;
+  int reflux_teams_ = 0;
 };
 
 }  // namespace pw

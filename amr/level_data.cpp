@@ -20,9 +20,10 @@ bool poison_unset = false;  // LevelData::poison_unset_values
 /// What a LevelData builds on first use and fields of its shape share.
 struct LevelData::Plans {
   bool ghost_built = false;
-  CopyPlan ghost;                  // same-level ghost exchange
-  CopyPlan cross;                  // the same without edges and corners
-  std::optional<double> cf_scale;  // both set coarse-fine face ghosts = it x inside
+  CopyPlan ghost;  // same-level ghost exchange
+  CopyPlan cross;  // the same without edges and corners
+  // Both set coarse-fine face ghosts = w1 x the cell inside + w2 x the next.
+  std::optional<LevelData::InsideRule> cf_rule;
   CopyPlan* in_flight = nullptr;
   std::optional<CopiesByPatch> by_patch[2];  // their on-rank copies: ghost, cross
   // Ghost cells no patch of the level covers, per patch, found when first needed: a
@@ -136,18 +137,21 @@ LevelData::Plans& LevelData::plans() {
   // The coarse-fine face ghosts as copies within their patch (cf_region reads the
   // fields set above), into cells no region holds: no patch covers them.
   std::vector<CopyTag> inside;
-  if (P.cf_scale)
+  if (P.cf_rule)
     for (size_t p = 0; p < n; ++p) {
       if (!owns(p)) continue;
-      for (int d = 0; d < geom_.dim; ++d)
+      for (int d = 0; d < geom_.dim; ++d) {
         for (int side = 0; side < 2; ++side) {
           const Box face = adjacent_cells(layout_.boxes[p], d, side);
-          IntVect out;
-          out[d] = side == 0 ? -1 : 1;  // the source is one cell in
+          IntVect out, out2;
+          out[d] = side == 0 ? -1 : 1;  // the sources are one and two cells in
+          out2[d] = 2 * out[d];
           for (const Box& r : cf_region(p))
             if (const Box b = face & r; !b.empty())
-              inside.push_back({int(p), int(p), b, out, *P.cf_scale});
+              inside.push_back(
+                  {int(p), int(p), b, out, P.cf_rule->w1, out2, P.cf_rule->w2});
         }
+      }
     }
   P.ghost =
       CopyPlan::intersecting(layout_, ghost, layout_.owner, P.shifts, rank_, inside);
@@ -156,13 +160,24 @@ LevelData::Plans& LevelData::plans() {
   return P;
 }
 
-void LevelData::set_coarse_fine_from_inside(double w) {
+void LevelData::set_coarse_fine_from_inside(double w1, double w2) {
   Plans& P = *plans_;
   if (face_dir_ >= 0) throw std::logic_error("LevelData: face data has no ghost verbs");
   if (P.in_flight)
     throw std::logic_error("LevelData: the ghost plans changed during an exchange");
-  P.cf_scale = w;
+  if (w2 != 0.0)  // every rank sees every box: all refuse, or none
+    for (const Box& b : layout_.boxes)
+      for (int d = 0; d < geom_.dim; ++d)
+        if (b.size()[d] < 2)
+          throw std::logic_error(
+              "LevelData: a coarse-fine rule of two cells inside a patch one cell wide");
+  if (P.cf_rule && P.cf_rule->w1 == w1 && P.cf_rule->w2 == w2) return;
+  P.cf_rule = InsideRule{w1, w2};
   P.ghost_built = false;  // built again on first use, with the copies within patches
+}
+
+std::optional<LevelData::InsideRule> LevelData::coarse_fine_from_inside() const {
+  return plans_->cf_rule;
 }
 
 const BoxList& LevelData::cf_region(size_t p) {

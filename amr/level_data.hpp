@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,11 +95,17 @@ class LevelData {
     fill_boundary_finish(comm);
   }
   /// From now on fill_boundary also sets the coarse-fine ghost cells beside exactly one
-  /// face of their patch, in the first layer (not edges or corners), to w times the cell
-  /// inside, with its on-rank copies (in their launch, or in the caller's that makes
-  /// them): a refined level's multigrid correction, small near the face. For this field
-  /// and the like() copies that share its plans.
-  void set_coarse_fine_from_inside(double w);
+  /// face of their patch, in the first layer (not edges or corners), to w1 times the
+  /// cell inside plus w2 times the next one in (the patches at least 2 cells wide when
+  /// w2 is not 0), with its on-rank copies (in their launch, or in the caller's that
+  /// makes them): a refined level's multigrid correction, small near the face. For this
+  /// field and the like() copies that share its plans.
+  void set_coarse_fine_from_inside(double w1, double w2 = 0.0);
+  struct InsideRule {
+    double w1 = 0.0, w2 = 0.0;
+  };
+  /// The rule set_coarse_fine_from_inside gave, if any.
+  std::optional<InsideRule> coarse_fine_from_inside() const;
   /// The copies of fill_boundary(comm, cross) between patches this rank owns (all of
   /// them on a layout held whole by this rank), the coarse-fine rule's among them: for
   /// a kernel that makes them itself, applying their scale.

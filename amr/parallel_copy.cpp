@@ -75,6 +75,13 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
               continue;
             }
             const double* src = &from(f[0], f[1], f[2], c);
+            if (pc.scale2 != 0.0) {  // a second cell of the same source (not blended)
+              const double* src2 =
+                  &from(q[0] - pc.shift2[0], q[1] - pc.shift2[1], q[2] - pc.shift2[2], c);
+              for (int t = 0; t < len; ++t)
+                dst[t * st] = pc.scale * src[t * fs] + pc.scale2 * src2[t * fs];
+              continue;
+            }
             if (!blend && pc.scale == 1.0) {
               for (int t = 0; t < len; ++t)
                 dst[t * st] = src[t * fs];
@@ -214,11 +221,16 @@ void CopyPlan::build_pieces() {
     b.pieces = device_copy(label, host);
   };
   std::vector<Piece> host;
+  const auto second = [](const CopyTag& t) { return t.scale2 != 0.0; };
+  second_terms_ = std::any_of(local_.begin(), local_.end(), second);
+  for (const Peer& p : sends_)
+    second_terms_ |= std::any_of(p.tags.begin(), p.tags.end(), second);
   long first = 0;
   for (Peer& p : sends_) {
     p.first = first;
     for (const CopyTag& t : p.tags) {
-      host.push_back({src_.slot_of(t.src, src_slot), -1, first, t.box, t.shift, t.scale});
+      host.push_back({src_.slot_of(t.src, src_slot), -1, first, t.box, t.shift, t.scale,
+                      t.shift2, t.scale2});
       first += t.box.num_cells();
     }
   }
@@ -227,7 +239,7 @@ void CopyPlan::build_pieces() {
   host.clear();
   for (const CopyTag& t : local_)
     host.push_back({src_.slot_of(t.src, src_slot), dst_.slot_of(t.dst, dst_slot), -1,
-                    t.box, t.shift, t.scale});
+                    t.box, t.shift, t.scale, t.shift2, t.scale2});
   upload(local_batch_, host, "copy::local_pieces");
   host.clear();
   first = 0;
@@ -344,10 +356,13 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
                      std::vector<Fab>& dst, const Comm& comm, int tag, int parity,
                      Copies which) {
   // Checked before any message is posted, so that a refusal leaves nothing in flight.
-  if (src_y)
+  if (src_y) {
     for (int n : src_.fab)
       if (!same_shape(src[size_t(n)], (*src_y)[size_t(n)]))
         throw std::logic_error("CopyPlan: a blend's two states differ in shape");
+    if (second_terms_)
+      throw std::logic_error("CopyPlan: a blend of tags with a second term");
+  }
   parity_ = parity;
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;

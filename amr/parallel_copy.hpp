@@ -15,15 +15,38 @@
 namespace pw {
 
 /// Copy cells `box` of destination patch `dst` from source patch `src` at box - shift,
-/// times `scale` (a multigrid correction's coarse-fine ghosts are a multiple of the cell
-/// inside: a copy within the patch).
+/// times `scale`, plus scale2 times src at box - shift2 when scale2 is not 0 (a
+/// multigrid correction's coarse-fine ghosts follow one or two cells inside: a copy
+/// within the patch). A plan with a second term is never blended (CopyPlan::Blend; a
+/// rank holding such a tag refuses: a mistake of the caller's, not of input).
 struct CopyTag {
   int src = 0;
   int dst = 0;
   Box box;  // destination index space
   IntVect shift;
   double scale = 1.0;
+  IntVect shift2;
+  double scale2 = 0.0;
 };
+
+/// Tag c's cells i0, i0 + step, ... up to i1 of row (j, k) of `to`, from `from` (one
+/// component each; the kernels that make a plan's on-rank copies themselves).
+KOKKOS_FORCEINLINE_FUNCTION void copy_tag_cells(const CopyTag& c, const Field3& to,
+                                                const Field3& from, int j, int k, int i0,
+                                                int i1, int step) {
+  const int j1 = j - c.shift[1], k1 = k - c.shift[2];
+  if (c.scale2 == 0.0) {
+    PW_INDEPENDENT_ITERATIONS
+    for (int i = i0; i <= i1; i += step)
+      to(i, j, k) = c.scale * from(i - c.shift[0], j1, k1);
+    return;
+  }
+  const int j2 = j - c.shift2[1], k2 = k - c.shift2[2];
+  PW_INDEPENDENT_ITERATIONS
+  for (int i = i0; i <= i1; i += step)
+    to(i, j, k) =
+        c.scale * from(i - c.shift[0], j1, k1) + c.scale2 * from(i - c.shift2[0], j2, k2);
+}
 
 /// Copies on the device grouped by destination patch, for a launch with a team per patch
 /// that makes its own patch's copies before it reads them (patch p's:
@@ -116,6 +139,8 @@ class CopyPlan {
     Box box;
     IntVect shift;
     double scale = 1.0;  // applied where a source fab is read (the sender's pack)
+    IntVect shift2;      // the tag's second term (scale2 not 0)
+    double scale2 = 0.0;
   };
 
  private:
@@ -186,6 +211,7 @@ class CopyPlan {
   int ncomp_ = 0;
   int parity_ = -1;
   bool device_mpi_ = false;
+  bool second_terms_ = false;  // a tag this rank reads for has scale2 (no blend then)
   double start_ = 0;
 };
 

@@ -15,19 +15,71 @@ struct CompositePoisson::Level {
   PoissonStencil zero;       // with zero values (corrections)
   LevelData* phi = nullptr;  // the caller's, during solve()
   LevelData f, res;          // f less the removed mean; the composite residual
-  LevelData e;               // a correction (one ghost layer)
-  LevelData up;              // level l - 1's correction interpolated to this level
-  LevelData held;            // the down pass's correction (levels between)
-  LevelData crse_interp;     // level l - 1 interpolated into `ratio` ghost layers
-  mg::CfGhostRule cf_rule;   // the coarse-fine ghosts of a correction
+  LevelData e;     // a correction (one ghost layer); on a refined level its exchange sets
+                   // the coarse-fine ghosts of a correction whose coarse part is zero
+  LevelData up;    // level l - 1's correction interpolated to this level
+  LevelData held;  // the down pass's correction (levels between)
+  LevelData crse_interp;  // level l - 1 interpolated into `ratio` ghost layers
   std::unique_ptr<CoarseFineFill> prolong;  // level l - 1's correction -> up
   LevelData grad[3];                        // face gradients of phi
-  BoxSet flux_faces[3];           // where the registers read them: coarse-fine faces only
-  FluxRegister reg;               // this level's boundary faces, for level l - 1
+  BoxSet flux_faces;  // where the registers read them: coarse-fine faces only (items
+                      // 3 p + d: patch p, normal d)
+  FluxRegister reg;   // this level's boundary faces, for level l - 1
   std::unique_ptr<Multigrid> mg;  // homogeneous conditions: corrections
 
   FluxRegister::Refs grad_refs[3];  // grad's; grad[2]'s is not read in 2D
 };
+
+// A named namespace, not an unnamed one: CUDA does not support extended lambdas in
+// functions of internal linkage.
+namespace composite_detail {
+
+/// y += x on y's interiors and, with keep, keep = x there: one launch.
+void add_and_keep(const LevelData& y, const LevelData& x, const LevelData* keep) {
+  const mg::Refs yr = y.refs(), xr = x.refs(), kr = keep ? keep->refs() : mg::Refs();
+  const bool keeps = keep != nullptr;
+  for_each_box_row(
+      "composite::add_and_keep", y.interiors(),
+      KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const Field3 ya = yr(p).c0, xa = xr(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          ya(i, j, k) += xa(i, j, k);
+        if (!keeps) return;
+        const Field3 ka = kr(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          ka(i, j, k) = xa(i, j, k);
+      });
+}
+
+/// The way up's sums on the interiors, in one launch, each as mg::axpy with 1 (the same
+/// bits): phi += up, then phi += e; with held, e += up, then e += held.
+void add_up(const LevelData& phi, const LevelData& up, const LevelData& e,
+            const LevelData* held) {
+  const mg::Refs pr = phi.refs(), ur = up.refs(), er = e.refs(),
+                 hr = held ? held->refs() : mg::Refs();
+  const bool holds = held != nullptr;
+  for_each_box_row(
+      "composite::add_up", phi.interiors(),
+      KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        const Field3 pa = pr(p).c0, ua = ur(p).c0, ea = er(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i) {
+          pa(i, j, k) += ua(i, j, k);
+          pa(i, j, k) += ea(i, j, k);
+        }
+        if (!holds) return;
+        const Field3 ha = hr(p).c0;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i) {
+          ea(i, j, k) += ua(i, j, k);
+          ea(i, j, k) += ha(i, j, k);
+        }
+      });
+}
+
+}  // namespace composite_detail
 
 namespace {
 
@@ -69,11 +121,14 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
     if (l > 0) {
       const CompositeLevel& below = levels[l - 1];
       L->reg = FluxRegister(s.layout, below.layout, below.geom, below.ratio, 1, me);
-      L->up = L->e.like("composite::up");
+      // Not like(e): its coarse-fine ghosts come from the correction below.
+      L->up = LevelData("composite::up", s.layout, s.geom, 1,
+                        IntVect::in_dims(s.geom.dim, 1, 0), me);
+      const LevelData::InsideRule rule = mg::composite_cf_rule(below.ratio[0]);
+      L->e.set_coarse_fine_from_inside(rule.w1, rule.w2);
       if (l + 1 < levels.size()) L->held = L->e.like("composite::held");
       L->crse_interp = LevelData("composite::crse_interp", s.layout, s.geom, 1,
                                  IntVect::in_dims(s.geom.dim, below.ratio[0], 0), me);
-      L->cf_rule = mg::composite_cf_rule(below.ratio[0]);
       std::vector<BoxList> whole;
       for (const Box& b : s.layout.boxes)
         whole.push_back({b});
@@ -88,21 +143,26 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
                                         s.granule, depth);
     levels_.push_back(std::move(L));
   }
-  for (size_t l = 0; l < levels_.size(); ++l)
+  for (size_t l = 0; l < levels_.size(); ++l) {
+    std::vector<Box> boxes;
+    std::vector<int> items;
     for (int d = 0; d < levels[l].geom.dim; ++d) {
-      std::vector<Box> boxes;
       std::vector<int> patches;
       if (l > 0) levels_[l]->reg.fine_faces(d, boxes, patches);
       if (l + 1 < levels_.size()) levels_[l + 1]->reg.crse_faces(d, boxes, patches);
-      levels_[l]->flux_faces[d] = BoxSet(boxes, patches);
+      for (int p : patches)
+        items.push_back(3 * p + d);
     }
+    levels_[l]->flux_faces = BoxSet(boxes, items);
+  }
 }
 
 CompositePoisson::~CompositePoisson() = default;
 
-void CompositePoisson::fill_ghosts(size_t l, bool coarse_changed) {
+void CompositePoisson::fill_ghosts(size_t l, bool coarse_changed,
+                                   LevelData::Copies which) {
   Level& L = *levels_[l];
-  L.phi->fill_boundary(comm_, true);
+  L.phi->fill_boundary(comm_, true, -1, which);
   if (l > 0) {
     const Level& below = *levels_[l - 1];
     if (coarse_changed)
@@ -115,16 +175,16 @@ void CompositePoisson::fill_ghosts(size_t l, bool coarse_changed) {
 void CompositePoisson::level_fluxes(size_t l) {
   Level& L = *levels_[l];
   mg::face_gradients(L.grad, *L.phi, L.flux_faces);
-  if (l > 0) {
-    L.reg.reset();
-    L.reg.add_fine(L.grad_refs, 1.0);
-  }
+  if (l > 0) L.reg.add_fine(L.grad_refs, 1.0, /*replace=*/true);
 }
 
 void CompositePoisson::level_residual(size_t l) {
   Level& L = *levels_[l];
-  fill_ghosts(l);
-  mg::residual(L.res, *L.phi, L.f, L.stencil);
+  // The exchange's on-rank copies in the residual's launch (the coarse-fine ghosts are
+  // other cells).
+  fill_ghosts(l, true, LevelData::Copies::between_ranks);
+  mg::residual_with_copies(L.res, *L.phi, L.phi->on_rank_copies_by_patch(true), L.f,
+                           L.stencil);
   level_fluxes(l);
   if (l + 1 < levels_.size()) {
     Level& above = *levels_[l + 1];
@@ -135,16 +195,16 @@ void CompositePoisson::level_residual(size_t l) {
 
 void CompositePoisson::less_laplacian(size_t l, LevelData& e, const LevelData* crse) {
   Level& L = *levels_[l];
-  e.fill_boundary(comm_, true);
+  // Without crse e's exchange sets the coarse-fine ghosts; its on-rank copies are made
+  // in the residual's launch.
+  e.fill_boundary(comm_, true, -1, LevelData::Copies::between_ranks);
   if (crse) {
     const int ratio = levels_[l - 1]->shape.ratio[0];
     L.crse_interp.fill_from_coarse(*crse, *crse, 1.0, levels_[l - 1]->shape.ratio,
                                    {Interp::quadratic}, zero_bcs_, comm_);
     mg::composite_cf_ghosts(e, L.crse_interp, ratio);
-  } else {
-    mg::cf_ghosts_from_inside(e, L.cf_rule);
   }
-  mg::residual(L.res, e, L.res, L.zero);
+  mg::residual_with_copies(L.res, e, e.on_rank_copies_by_patch(true), L.res, L.zero);
 }
 
 void CompositePoisson::cycle() {
@@ -154,10 +214,10 @@ void CompositePoisson::cycle() {
   // that residual on its covered cells.
   for (size_t l = n - 1; l > 0; --l) {
     Level& L = *levels_[l];
-    L.mg->correct(L.e, L.res, 1, &L.cf_rule);
-    mg::axpy(*L.phi, 1.0, L.e.refs());
+    L.mg->correct(L.e, L.res, 1);
+    // phi += e; the levels between keep e for the way up.
+    composite_detail::add_and_keep(*L.phi, L.e, l + 1 < n ? &L.held : nullptr);
     less_laplacian(l, L.e, nullptr);
-    if (l + 1 < n) L.held.copy_from(L.e);
     fill_ghosts(l, false);  // level l - 1 is as at its last fill (residuals above)
     level_fluxes(l);
     level_residual(l - 1);
@@ -172,14 +232,11 @@ void CompositePoisson::cycle() {
     Level& L = *levels_[l];
     const Level& below = *levels_[l - 1];
     L.prolong->fill(L.up, below.e, below.e, 1.0, {Interp::linear}, zero_bcs_, comm_);
-    mg::axpy(*L.phi, 1.0, L.up.refs());
     less_laplacian(l, L.up, &below.e);
-    L.mg->correct(L.e, L.res, 1, &L.cf_rule);
-    mg::axpy(*L.phi, 1.0, L.e.refs());
-    if (l + 1 < n) {
-      mg::axpy(L.e, 1.0, L.up.refs());
-      mg::axpy(L.e, 1.0, L.held.refs());
-    }
+    L.mg->correct(L.e, L.res, 1);
+    // phi takes up and e (neither step above reads phi); the levels between pass up
+    // e + up + held.
+    composite_detail::add_up(*L.phi, L.up, L.e, l + 1 < n ? &L.held : nullptr);
   }
   average_down(true);
 }

@@ -78,10 +78,9 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 /// (component 0).
 KOKKOS_FORCEINLINE_FUNCTION void copy_tag_row(const CopyTag& c, const Refs& u, int parity,
                                               int j, int k, int i0, int i1) {
-  const Field3 to = u(c.dst).c0, from = u(c.src).c0;
-  const int step = parity < 0 ? 1 : 2;
-  for (int i = parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1); i <= i1; i += step)
-    to(i, j, k) = c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
+  copy_tag_cells(c, u(c.dst).c0, u(c.src).c0, j, k,
+                 parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1), i1,
+                 parity < 0 ? 1 : 2);
 }
 
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
@@ -125,6 +124,35 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
       });
 }
 
+void residual_with_copies(const LevelData& r, const LevelData& u,
+                          const CopiesByPatch& copies, const LevelData& f,
+                          const PoissonStencil& s) {
+  if (u.ncomp() != 1)
+    throw std::logic_error("mg::residual_with_copies: one component (it copies c0)");
+  const BoxSet rows = u.interiors();
+  if (rows.empty()) return;
+  const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
+  const InteriorStencil in = interior(s);
+  const BoxSet cells = copies.boxes;
+  const Kokkos::View<CopyTag*> tags = copies.tags;
+  const Kokkos::View<BoxSet::Range*> of_patch = copies.of_patch;
+  Kokkos::parallel_for(
+      "mg::residual_with_copies", team_policy(rows.size(), 0),
+      KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
+        const int n = m.league_rank(), p = rows.item(n);
+        // The patch's ghosts: copies of other patches' interiors (or of its own,
+        // scaled), which no team writes in this launch.
+        team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
+          copy_tag_row(tags(t), ur, -1, j, k, i0, i1);
+        });
+        m.team_barrier();
+        const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
+        team_rows(m, rows.box(n), [&](int j, int k, int i0, int i1) {
+          residual_row(j, k, i0, i1, ra, ua, fa, s, in);
+        });
+      });
+}
+
 double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
                     const PoissonStencil& s) {
   const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
@@ -152,21 +180,22 @@ double laplacian_max_product(const LevelData& out, const LevelData& u,
       });
 }
 
-void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet faces[3]) {
-  const Refs ur = u.refs();
-  for (int d = 0; d < u.geom().dim; ++d) {
-    const Refs gr = grad[d].refs();
-    const double inv_dx = 1.0 / u.geom().dx[d];
-    const int di = d == 0, dj = d == 1, dk = d == 2;
-    for_each_box_row(
-        "mg::face_gradients", faces[d],
-        KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
-          const Field3 ga = gr(p).c0, ua = ur(p).c0;
-          PW_INDEPENDENT_ITERATIONS
-          for (int i = i0; i <= i1; ++i)
-            ga(i, j, k) = (ua(i, j, k) - ua(i - di, j - dj, k - dk)) * inv_dx;
-        });
-  }
+void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet& faces) {
+  const int dim = u.geom().dim;
+  const Refs ur = u.refs(), g0 = grad[0].refs(), g1 = grad[dim > 1 ? 1 : 0].refs(),
+             g2 = grad[dim > 2 ? 2 : 0].refs();
+  const double inv_dx0 = 1.0 / u.geom().dx[0], inv_dx1 = 1.0 / u.geom().dx[1],
+               inv_dx2 = 1.0 / u.geom().dx[2];
+  for_each_box_row(
+      "mg::face_gradients", faces, KOKKOS_LAMBDA(int item, int j, int k, int i0, int i1) {
+        const int p = item / 3, d = item % 3;
+        const Field3 ga = (d == 0 ? g0 : d == 1 ? g1 : g2)(p).c0, ua = ur(p).c0;
+        const double inv_dx = d == 0 ? inv_dx0 : d == 1 ? inv_dx1 : inv_dx2;
+        const int di = d == 0, dj = d == 1, dk = d == 2;
+        PW_INDEPENDENT_ITERATIONS
+        for (int i = i0; i <= i1; ++i)
+          ga(i, j, k) = (ua(i, j, k) - ua(i - di, j - dj, k - dk)) * inv_dx;
+      });
 }
 
 /// restrict_residual_cell over cells i0..i1 of coarse row (j, k).
@@ -442,13 +471,12 @@ namespace cf_detail {
 
 /// Calls f(p, i, j, k, d, out) for each coarse-fine ghost cell of u in the first layer
 /// beside exactly one face: its normal d and the step out (-1 on the lo side, +1 on the
-/// hi side). With a parity (0 or 1), only for the cells of that colour.
+/// hi side).
 template <class F>
-void for_each_face_ghost(const char* label, LevelData& u, int parity, const F& f) {
+void for_each_face_ghost(const char* label, LevelData& u, const F& f) {
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   for_each_box_cell(
       label, u.coarse_fine_set(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        if (parity >= 0 && ((i + j + k) & 1) != parity) return;
         int d, out;
         if (face_ghost(boxes(p), i, j, k, d, out)) f(p, i, j, k, d, out);
       });
@@ -467,23 +495,13 @@ void composite_weights(int r, double& w0, double& w1, double& w2) {
 
 using namespace cf_detail;
 
-void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity) {
-  const Refs ur = u.refs();
-  const double w1 = rule.w1, w2 = rule.w2;
-  for_each_face_ghost(
-      "mg::cf_ghosts_from_inside", u, parity,
-      KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
-        ghost_from_inside(ur(p).c0, i, j, k, d, out, w1, w2);
-      });
-}
-
 void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio) {
   const Refs ur = u.refs(), cr = crse_interp.refs();
   double w0, w1, w2;
   composite_weights(ratio, w0, w1, w2);
   const int r = ratio;
   for_each_face_ghost(
-      "mg::composite_cf_ghosts", u, -1,
+      "mg::composite_cf_ghosts", u,
       KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
         const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
         const Field3 a = ur(p).c0, c = cr(p).c0;
@@ -495,7 +513,7 @@ void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio) 
       });
 }
 
-CfGhostRule composite_cf_rule(int ratio) {
+LevelData::InsideRule composite_cf_rule(int ratio) {
   double w0, w1, w2;
   composite_weights(ratio, w0, w1, w2);
   return {w1, w2};

@@ -37,6 +37,12 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
+/// residual, after u's ghosts from copies (u.on_rank_copies_by_patch(cross); u of one
+/// component), each patch's team making its own first: the bits of the exchange and
+/// residual in one launch. The copies between ranks must be made before. r may be f.
+void residual_with_copies(const LevelData& r, const LevelData& u,
+                          const CopiesByPatch& copies, const LevelData& f,
+                          const PoissonStencil& s);
 /// residual, returning from the same launch max |r| over r's owned interiors (this
 /// rank's).
 double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
@@ -45,9 +51,10 @@ double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
 /// them (the scale of conjugate gradients' dot(p, L p): one launch fewer per iteration).
 double laplacian_max_product(const LevelData& out, const LevelData& u,
                              const PoissonStencil& s);
-/// grad[d] = (u(i) - u(i - e_d)) / dx_d on the faces faces[d] (face indices, items:
-/// u's owned patches) (grad[d]: face-centred, u's layout; reads one ghost layer of u).
-void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet faces[3]);
+/// grad[d] = (u(i) - u(i - e_d)) / dx_d on the faces `faces` (face indices, items 3 p +
+/// d: u's owned patch p, normal d) (grad[d]: face-centred, u's layout; reads one ghost
+/// layer of u). One launch for every direction.
+void face_gradients(LevelData grad[3], const LevelData& u, const BoxSet& faces);
 /// crse's interiors = mean over the fine cells under each coarse cell of f - L u (crse:
 /// u's layout coarsened by 2, same owners).
 void restrict_residual(const LevelData& crse, const LevelData& u, const LevelData& f,
@@ -95,16 +102,6 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const LevelData& f, const BoxSet& rows, int sweeps,
                         const PoissonStencil& s, double omega,
                         const ProlongStage& before = {}, const RestrictStage& after = {});
-/// How a refined level's coarse-fine ghost cells (the first layer) beside exactly one
-/// face of their patch follow the cells inside, for corrections (the coarser level's
-/// correction zero there): ghost = w1 (first cell inside) + w2 (second). Edge and corner
-/// cells are left.
-struct CfGhostRule {
-  double w1 = -1.0, w2 = 0.0;  // default: minus the mirror image, zero at the face
-};
-/// Those ghosts of u by `rule`; with a parity (0 or 1), only those of that colour
-/// ((i + j + k) & 1), the ones a sweep of the other colour reads.
-void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity = -1);
 /// The composite solve's coarse-fine ghosts (as AMReX's MLMG): along the normal, the
 /// quadratic through the coarse value at the coarse cell's centre and the first two
 /// fine cells inside, at the ghost's centre. The coarse value is the mean of the `ratio`
@@ -112,8 +109,9 @@ void cf_ghosts_from_inside(LevelData& u, const CfGhostRule& rule, int parity = -
 /// every direction) at the ghost's transverse position: the coarse cell's value,
 /// interpolated across the face only.
 void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio);
-/// The rule composite_cf_ghosts gives a correction whose coarse part is zero.
-CfGhostRule composite_cf_rule(int ratio);
+/// The rule composite_cf_ghosts gives a correction whose coarse part is zero (for
+/// LevelData::set_coarse_fine_from_inside).
+LevelData::InsideRule composite_cf_rule(int ratio);
 /// y += a x(p) on y's owned interiors; p = r + beta p; u += c.
 void axpy(const LevelData& y, double a, const Refs& x);
 void xpby(const LevelData& p, const LevelData& r, double beta);

@@ -20,20 +20,16 @@ struct Multigrid::Grid {
   LevelGeom geom;
   Comm comm;
   bool gathered = false;
-  // A correction grid of a refined level: its coarse-fine ghosts follow the cells inside
-  // by cf_rule, refreshed with every exchange. For a solve, zero where the level's own
-  // ghost centres hold its boundary values, half a fine cell beyond the face (set in the
-  // constructor); zero at the face (the default, minus their mirror) made refined levels
-  // converge three times slower than level 0, and zero at this grid's ghost centres
-  // would move the boundary out by half a coarse cell. The composite solve's truncated
-  // grids keep the default and give the level's own grid its rule (correct()).
+  // A correction grid of a refined level: its coarse-fine ghosts follow the cell inside,
+  // cf_w1 times it, set by phi's exchange (and cg_p's) as copies within the patches
+  // (exchange_cf_rules). For a solve, zero where the level's own ghost centres hold its
+  // boundary values, half a fine cell beyond the face (set in the constructor); zero at
+  // the face (the default, minus their mirror) made refined levels converge three times
+  // slower than level 0, and zero at this grid's ghost centres would move the boundary
+  // out by half a coarse cell. The composite solve's truncated grids keep the default;
+  // the level's own grid follows the rule of the caller's field (correct()).
   bool cf_inside = false;
-  mg::CfGhostRule cf_rule;
-  // The rule set by phi's exchange (and cg_p's) as copies within the patches, in the
-  // launch of the copies between them (a rule of the cell inside alone): no launch of
-  // its own. Not on the level's own grid, whose rule in correct() reads two cells.
-  bool cf_in_exchange = false;
-  bool cf_by_launch() const { return cf_inside && !cf_in_exchange; }
+  double cf_w1 = -1.0;
   PoissonStencil stencil;  // grid 0: the domain's values; coarser grids: zero values
   LevelData phi, rhs, res;
   BoxSet colour;         // mg::colour_rows of this grid's patches
@@ -162,7 +158,7 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       // Linear through the cell inside (s/2 fine cells in) and zero half a fine cell
       // out, taken at the ghost's centre (s/2 out): -(s - 1) / (s + 1) of the cell.
       const double s = double(1 << grids_.size());  // this grid's spacing / the level's
-      grid->cf_rule.w1 = -(s - 1.0) / (s + 1.0);
+      grid->cf_w1 = -(s - 1.0) / (s + 1.0);
     }
     grid->colour = mg::colour_rows(grid->res);
     grids_.push_back(std::move(grid));
@@ -286,29 +282,22 @@ int Multigrid::num_grids() const {
 
 void Multigrid::exchange_cf_rules() {
   for (auto& g : grids_) {
-    if (!g->cf_inside || g->cf_rule.w2 != 0.0) continue;
-    g->phi.set_coarse_fine_from_inside(g->cf_rule.w1);
-    if (g->cg_p.size() > 0) g->cg_p.set_coarse_fine_from_inside(g->cf_rule.w1);
-    g->cf_in_exchange = true;
+    if (!g->cf_inside) continue;
+    g->phi.set_coarse_fine_from_inside(g->cf_w1);
+    if (g->cg_p.size() > 0) g->cg_p.set_coarse_fine_from_inside(g->cf_w1);
   }
-}
-
-void Multigrid::exchange(Grid& g, LevelData& u, bool cross, int parity) {
-  u.fill_boundary(g.comm, cross, parity);
-  if (g.cf_by_launch()) mg::cf_ghosts_from_inside(u, g.cf_rule, parity);
 }
 
 int Multigrid::residual_parity(const Grid& g, bool swept) {
   // After a sweep of colour 1, colour 0's ghosts still hold the cells they copy, unless a
   // seam gives a ghost the other colour than its source. Not the coarse-fine ghosts,
-  // which follow the cell inside, of the other colour: all of them when the exchange
+  // which follow the cell inside, of the other colour: all of them where the exchange
   // sets them (its other copies hold what they held).
-  return swept && !g.colours_differ_across_a_seam() && !g.cf_in_exchange ? 1 : -1;
+  return swept && !g.colours_differ_across_a_seam() && !g.cf_inside ? 1 : -1;
 }
 
 void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
   u.fill_boundary(g.comm, true, residual_parity(g, swept));
-  if (g.cf_by_launch()) mg::cf_ghosts_from_inside(u, g.cf_rule);
 }
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
@@ -323,7 +312,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // where one team has a small part of the threads, on small grids only: as the bottoms
   // gathered into one launch by default).
   constexpr long device_team_cells = 4096;
-  if (!g.cf_by_launch() && !phi.exchange_has_messages(true) &&
+  if (!phi.exchange_has_messages(true) &&
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.on_rank_copies_by_patch(true), f, g.colour, sweeps,
                            g.stencil, cfg_.omega, before, after);
@@ -335,7 +324,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
   // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
   // team's own patch. The copies between ranks come first.
-  const bool one_launch = !g.cf_by_launch() && !g.colours_differ_across_a_seam();
+  const bool one_launch = !g.colours_differ_across_a_seam();
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
@@ -344,7 +333,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
         mg::gauss_seidel_with_copies(phi, phi.on_rank_copies_by_patch(true), f, g.colour,
                                      color, g.stencil, cfg_.omega);
       } else {
-        exchange(g, phi, true, 1 - color);
+        phi.fill_boundary(g.comm, true, 1 - color);
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
       }
     }
@@ -377,9 +366,8 @@ mg::RestrictStage Multigrid::restriction_stage(size_t k, bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   const bool gather = c.gathered && !f.gathered;
-  // Not into the coarsest grid gathered as it is (a residual, not a restriction), nor
-  // where the coarse-fine ghosts take a launch of their own.
-  if ((gather && !c.from_distributed) || f.cf_by_launch()) return {};
+  // Not into the coarsest grid gathered as it is (a residual, not a restriction).
+  if (gather && !c.from_distributed) return {};
   // The residual is formed in the restriction, never stored on the fine grid.
   return {gather ? &c.restricted : &c.rhs, gather ? nullptr : &c.phi,
           residual_parity(f, swept)};
@@ -408,8 +396,8 @@ mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   // Not from a gathered grid into a distributed one (every fine patch reads the one
-  // box), nor where the coarse-fine ghosts take a launch of their own.
-  if ((c.gathered && !f.gathered) || c.cf_by_launch()) return {};
+  // box).
+  if (c.gathered && !f.gathered) return {};
   return {&c.phi, &c.phi.on_rank_copies_by_patch(false), walls_, prolongation(c)};
 }
 
@@ -424,7 +412,7 @@ void Multigrid::prolong_from(size_t k) {
   Grid& c = *grids_[k + 1];
   LevelData& fine_phi = k == 0 ? *top_phi_ : f.phi;
   const bool into_distributed = c.gathered && !f.gathered;
-  exchange(c, c.phi, false, -1);
+  c.phi.fill_boundary(c.comm, false);
   c.phi.fill_physical_boundary({walls_});
   const mg::Refs crse = into_distributed ? c.phi_per_fine_patch : c.phi.refs();
   if (into_distributed && !c.from_distributed)
@@ -504,7 +492,7 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
   if (&g == grids_[0].get() && top_target_ > 0)
     target = std::min(target, top_target_ * top_target_);
   for (int it = 0; it < cfg_.bottom_max_iter && rr > target; ++it) {
-    exchange(g, p, true, -1);
+    p.fill_boundary(g.comm, true);
     const double pq = dot_scaled(p, q, mg::laplacian_max_product(q, p, g.stencil));
     if (pq == 0.0) break;
     const double alpha = rr / pq;
@@ -521,8 +509,7 @@ const LevelData& Multigrid::less_constant(const LevelData& f, double c) {
   return f_used_;
 }
 
-void Multigrid::correct(LevelData& e, const LevelData& r, int cycles,
-                        const mg::CfGhostRule* top_rule) {
+void Multigrid::correct(LevelData& e, const LevelData& r, int cycles) {
   Grid& g0 = *grids_[0];
   e.set_val(0.0);
   top_phi_ = &e;
@@ -531,8 +518,11 @@ void Multigrid::correct(LevelData& e, const LevelData& r, int cycles,
     shift_ = mean(r);
     top_f_ = &less_constant(r, shift_);
   }
-  g0.cf_inside = top_rule && !covers_domain_;
-  if (g0.cf_inside) g0.cf_rule = *top_rule;
+  g0.cf_inside = !covers_domain_ && e.coarse_fine_from_inside().has_value();
+  // Grid 0 as the bottom would run CG on cg_p, whose exchange has no rule.
+  if (g0.cf_inside && grids_.size() == 1 && !truncated_)
+    throw std::logic_error(
+        "Multigrid::correct: a coarse-fine rule on a level that is its own bottom");
   for (int c = 0; c < cycles; ++c)
     cycle(0, cfg_.f_cycle);
   g0.cf_inside = false;

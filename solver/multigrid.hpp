@@ -79,11 +79,11 @@ class Multigrid {
   /// An approximate correction for the composite solve (solver/composite_poisson.hpp):
   /// `cycles` cycles on lap(e) = r from e = 0 (its ghosts included), with the conditions
   /// given to the constructor (homogeneous, for corrections). On a refined level the
-  /// coarse-fine ghosts of the level's own grid follow top_rule (left at 0 when null),
-  /// those of its coarser grids are zero at the face. For a singular problem r's mean is
-  /// removed first. Collective.
-  void correct(LevelData& e, const LevelData& r, int cycles,
-               const mg::CfGhostRule* top_rule = nullptr);
+  /// coarse-fine ghosts of the level's own grid follow the rule e's exchange sets
+  /// (LevelData::set_coarse_fine_from_inside; left at 0 without one), those of its
+  /// coarser grids are zero at the face. For a singular problem r's mean is removed
+  /// first. Collective.
+  void correct(LevelData& e, const LevelData& r, int cycles);
 
   /// The mean the last solve removed from f (a singular problem; else 0).
   double removed_mean() const { return shift_; }
@@ -103,17 +103,13 @@ class Multigrid {
   void cycle(size_t k, bool f_cycle);
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
-  /// u's ghosts on grid g: the same-level exchange of the cells of one colour (parity
-  /// 0 or 1) or all (-1) (see LevelData::fill_boundary), with on a refined level's
-  /// correction grids the coarse-fine ghosts of that colour (set by the exchange itself
-  /// on its coarser grids, see exchange_cf_rules).
-  void exchange(Grid& g, LevelData& u, bool cross, int parity);
-  /// The coarser grids' coarse-fine rules (all of the cell inside) handed to their
-  /// fields' exchanges (LevelData::set_coarse_fine_from_inside).
+  /// The coarser grids' coarse-fine rules (of the cell inside) handed to their fields'
+  /// exchanges (LevelData::set_coarse_fine_from_inside): on a refined level's correction
+  /// grids every exchange sets the coarse-fine ghosts too.
   void exchange_cf_rules();
-  /// All of u's ghosts a residual reads on grid g: the face ghosts, then on a refined
-  /// level's correction grids the coarse-fine ghosts. swept: u's last change was smooth()
-  /// on g, whose last sweep is of colour 1; then only colour 1's face ghosts are
+  /// All of u's ghosts a residual reads on grid g: the face ghosts (on a refined level's
+  /// correction grids the coarse-fine ghosts among them). swept: u's last change was
+  /// smooth() on g, whose last sweep is of colour 1; then only colour 1's face ghosts are
   /// exchanged, as colour 0's were before that sweep and the cells they copy have not
   /// changed since (unless a periodic seam of odd length mixes the colours, or the
   /// exchange sets coarse-fine ghosts, which follow cells of both colours).

@@ -197,15 +197,6 @@ KOKKOS_INLINE_FUNCTION bool face_ghost(const Box& b, int i, int j, int k, int& d
   return outside == 1 && first_layer;
 }
 
-/// Ghost (i, j, k) beside the face of normal d (out: its step outwards) = w1 (the first
-/// cell inside) + w2 (the second): a refined level's correction at its coarse-fine face.
-KOKKOS_FORCEINLINE_FUNCTION void ghost_from_inside(const Field3& a, int i, int j, int k,
-                                                   int d, int out, double w1, double w2) {
-  const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
-  a(i, j, k) =
-      w1 * a(i - di, j - dj, k - dk) + w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
-}
-
 /// How a coarse correction reaches the fine cells.
 enum class Prolong {
   constant,     // the parent's value

@@ -72,15 +72,11 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
         // coarse-fine ghosts, scaled copies of the cell inside (a scale of 1 gives the
         // plain copy's bits). They read interiors only.
         const auto ghosts = [&](const Refs& u) {
-          team_set_rows(
-              m, copies, copies.all(), [&](int t, int j, int k, int i0, int i1) {
-                const CopyTag c = tags(t);
-                const Field3 to = u(c.dst).c0, from = u(c.src).c0;
-                PW_INDEPENDENT_ITERATIONS
-                for (int i = i0; i <= i1; ++i)
-                  to(i, j, k) =
-                      c.scale * from(i - c.shift[0], j - c.shift[1], k - c.shift[2]);
-              });
+          team_set_rows(m, copies, copies.all(),
+                        [&](int t, int j, int k, int i0, int i1) {
+                          const CopyTag c = tags(t);
+                          copy_tag_cells(c, u(c.dst).c0, u(c.src).c0, j, k, i0, i1, 1);
+                        });
           m.team_barrier();
         };
         const auto largest_product = [&](const Refs& a, const Refs& c) {

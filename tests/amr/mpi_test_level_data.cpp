@@ -263,7 +263,8 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
 TEST(LevelData, CoarseFineFaceGhostsFollowTheCellInsideInTheSameExchange) {
   // A refined level's multigrid correction (set_coarse_fine_from_inside): its ghost
   // cells beside exactly one face, in the first layer, that no patch covers are w times
-  // the cell inside; the exchange's other cells are as before (copies, through a
+  // the cell inside (plus w2 times the next one in, the composite solve's rule); the
+  // exchange's other cells are as before (copies, through a
   // periodic image too); edges and corners no patch covers, the second layer, and cells
   // beyond a wall are left. Patches of 4 to 8 cells, some beside a wall, two meeting
   // across the periodic seam in x, so that a face ghost may be copied, set from inside
@@ -274,70 +275,89 @@ TEST(LevelData, CoarseFineFaceGhostsFollowTheCellInsideInTheSameExchange) {
   for (int dim : {2, 3})
     for (int width : {1, 2})
       for (bool cross : {false, true})
-        for (int parity : {-1, 0, 1}) {
-          LevelGeom g = square(dim, n);
-          g.periodic[1] = g.periodic[2] = false;
-          const IntVect lo = IntVect::in_dims(dim, 4, 0),
-                        hi = IntVect::in_dims(dim, 19, 0);
-          BoxList boxes =
-              chop(Box{lo, hi}, IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1));
-          const int top = dim == 3 ? 7 : 0;
-          boxes.push_back(Box{{28, 0, 0}, {31, 7, top}});  // at the wall y = 0
-          boxes.push_back(Box{{0, 4, 0}, {3, 11, top}});   // across the seam from it
-          const LevelLayout L = round_robin(boxes, comm.size());
-          const auto value = [&](int i, int j, int k, int c) {
-            return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * j + (dim == 3 ? k : 0) + 0.5;
-          };
-          LevelData u("u", L, g, 2, IntVect::in_dims(dim, width, 0), comm.rank());
-          // The plans built before the rule are built again; not while in use.
-          u.fill_boundary_begin(comm);
-          EXPECT_THROW(u.set_coarse_fine_from_inside(w), std::logic_error);
-          u.fill_boundary_finish(comm);
-          u.set_coarse_fine_from_inside(w);
-          u.set_val(-1.0);
-          for (size_t p = 0; p < u.size(); ++p)
-            if (u.owns(p)) pw::testing::set(u[p], value, u.box(p));
-          u.fill_boundary(comm, cross, parity);
-          const auto covered = [&](int i, int j, int k) {
-            for (const Box& b : L.boxes)
-              if (b.contains(IntVect{wrap(i, n), j, k})) return true;
-            return false;
-          };
-          for (size_t p = 0; p < u.size(); ++p) {
-            if (!u.owns(p)) continue;
-            HostFab h(u[p]);
-            const Box in = u.box(p), b = u[p].box;
-            for (int c = 0; c < 2; ++c)
-              for (int k = b.lo[2]; k <= b.hi[2]; ++k)
-                for (int j = b.lo[1]; j <= b.hi[1]; ++j)
-                  for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
-                    const int q[3] = {i, j, k};
-                    int out = 0, d = 0, step = 0;  // step: the ghost's offset along d
-                    for (int e = 0; e < 3; ++e) {
-                      if (q[e] < in.lo[e]) ++out, d = e, step = q[e] - in.lo[e];
-                      if (q[e] > in.hi[e]) ++out, d = e, step = q[e] - in.hi[e];
+        for (int parity : {-1, 0, 1})
+          for (double w2 : {0.0, 0.35}) {
+            LevelGeom g = square(dim, n);
+            g.periodic[1] = g.periodic[2] = false;
+            const IntVect lo = IntVect::in_dims(dim, 4, 0),
+                          hi = IntVect::in_dims(dim, 19, 0);
+            BoxList boxes = chop(Box{lo, hi}, IntVect::in_dims(dim, 8, 1),
+                                 IntVect::in_dims(dim, 4, 1));
+            const int top = dim == 3 ? 7 : 0;
+            boxes.push_back(Box{{28, 0, 0}, {31, 7, top}});  // at the wall y = 0
+            boxes.push_back(Box{{0, 4, 0}, {3, 11, top}});   // across the seam from it
+            const LevelLayout L = round_robin(boxes, comm.size());
+            const auto value = [&](int i, int j, int k, int c) {
+              return 1000.0 * c + 100.0 * wrap(i, n) + 10.0 * j + (dim == 3 ? k : 0) +
+                     0.5;
+            };
+            LevelData u("u", L, g, 2, IntVect::in_dims(dim, width, 0), comm.rank());
+            // The plans built before the rule are built again; not while in use.
+            u.fill_boundary_begin(comm);
+            EXPECT_THROW(u.set_coarse_fine_from_inside(w, w2), std::logic_error);
+            u.fill_boundary_finish(comm);
+            u.set_coarse_fine_from_inside(w, w2);
+            u.set_val(-1.0);
+            for (size_t p = 0; p < u.size(); ++p)
+              if (u.owns(p)) pw::testing::set(u[p], value, u.box(p));
+            u.fill_boundary(comm, cross, parity);
+            const auto covered = [&](int i, int j, int k) {
+              for (const Box& b : L.boxes)
+                if (b.contains(IntVect{wrap(i, n), j, k})) return true;
+              return false;
+            };
+            for (size_t p = 0; p < u.size(); ++p) {
+              if (!u.owns(p)) continue;
+              HostFab h(u[p]);
+              const Box in = u.box(p), b = u[p].box;
+              for (int c = 0; c < 2; ++c)
+                for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+                  for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+                    for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+                      const int q[3] = {i, j, k};
+                      int out = 0, d = 0, step = 0;  // step: the ghost's offset along d
+                      for (int e = 0; e < 3; ++e) {
+                        if (q[e] < in.lo[e]) ++out, d = e, step = q[e] - in.lo[e];
+                        if (q[e] > in.hi[e]) ++out, d = e, step = q[e] - in.hi[e];
+                      }
+                      const bool colour = parity < 0 || ((i + j + k) & 1) == parity;
+                      const bool beyond_wall =
+                          j < 0 || j >= n || (dim == 3 && (k < 0 || k >= n));
+                      double want = -1.0;
+                      if (out == 0) {
+                        want = value(i, j, k, c);
+                      } else if (beyond_wall || !colour) {
+                      } else if (covered(i, j, k)) {
+                        if (!cross || out == 1) want = value(i, j, k, c);
+                      } else if (out == 1 && (step == 1 || step == -1)) {
+                        int r[3] = {i, j, k}, r2[3] = {i, j, k};
+                        r[d] -= step;
+                        r2[d] -= 2 * step;
+                        want = w * value(r[0], r[1], r[2], c);
+                        if (w2 != 0.0) want += w2 * value(r2[0], r2[1], r2[2], c);
+                      }
+                      ASSERT_EQ(h(i, j, k, c), want)
+                          << "dim " << dim << " width " << width << " cross " << cross
+                          << " parity " << parity << " w2 " << w2 << " patch " << p
+                          << " cell " << i << "," << j << "," << k;
                     }
-                    const bool colour = parity < 0 || ((i + j + k) & 1) == parity;
-                    const bool beyond_wall =
-                        j < 0 || j >= n || (dim == 3 && (k < 0 || k >= n));
-                    double want = -1.0;
-                    if (out == 0) {
-                      want = value(i, j, k, c);
-                    } else if (beyond_wall || !colour) {
-                    } else if (covered(i, j, k)) {
-                      if (!cross || out == 1) want = value(i, j, k, c);
-                    } else if (out == 1 && (step == 1 || step == -1)) {
-                      int r[3] = {i, j, k};
-                      r[d] -= step;
-                      want = w * value(r[0], r[1], r[2], c);
-                    }
-                    ASSERT_EQ(h(i, j, k, c), want)
-                        << "dim " << dim << " width " << width << " cross " << cross
-                        << " parity " << parity << " patch " << p << " cell " << i << ","
-                        << j << "," << k;
-                  }
+            }
           }
-        }
+}
+
+TEST(LevelData, ACoarseFineRuleOfTwoCellsRefusesAPatchOneCellWide) {
+  // Every rank sees the whole layout, so every rank refuses, before the plans change.
+  const Comm comm;
+  const LevelGeom g = square(2, 16);
+  const LevelLayout L =
+      round_robin({Box{{0, 0, 0}, {7, 7, 0}}, Box{{8, 0, 0}, {8, 7, 0}}}, comm.size());
+  LevelData u("u", L, g, 1, IntVect::in_dims(2, 1, 0), comm.rank());
+  EXPECT_THROW(u.set_coarse_fine_from_inside(0.5, 0.25), std::logic_error);
+  EXPECT_FALSE(u.coarse_fine_from_inside().has_value());
+  u.set_coarse_fine_from_inside(0.5);  // one cell inside: any width
+  ASSERT_TRUE(u.coarse_fine_from_inside().has_value());
+  EXPECT_EQ(u.coarse_fine_from_inside()->w1, 0.5);
+  u.fill_boundary(comm);
 }
 
 // A rank works out the coarse-fine regions of its own fine patches and of those whose

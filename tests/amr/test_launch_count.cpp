@@ -1,6 +1,7 @@
 // One launch per level: each level-wide operation (the solver's smoother, residual,
-// restriction, prolongation and reductions, LevelData's fills and copies, the
-// coarse-fine fill and average-down), and what a regrid sets up (a level's data, its
+// restriction, prolongation, face gradients and reductions, LevelData's fills and
+// copies, the coarse-fine fill and average-down, the flux register's sums and reflux),
+// and what a regrid sets up (a level's data, its
 // plans' scratch, the tags and their compaction), launches the same number of kernels
 // whether the level has 1 patch or 64, counted by LaunchCounter through Kokkos Tools.
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "amr/fine_boxes.hpp"
+#include "amr/flux_register.hpp"
 #include "amr/launch_counter.hpp"
 #include "amr/level_data.hpp"
 #include "amr/level_tags.hpp"
@@ -53,6 +55,7 @@ std::map<std::string, long> launches_per_op(int grid) {
                   IntVect::uniform(4));
   FL.owner.assign(FL.boxes.size(), 0);
   LevelData fine("fine", FL, g, 1, one, 0);
+  LevelData fine_interp("fine_interp", FL, g, 1, IntVect::uniform(2), 0);
   LevelLayout coarsened = L;
   for (Box& b : coarsened.boxes)
     b = coarsen(b, IntVect::uniform(2));
@@ -72,10 +75,31 @@ std::map<std::string, long> launches_per_op(int grid) {
   fine.fill_from_coarse(crse, crse, 1.0, IntVect::uniform(2), {Interp::quadratic},
                         BcSet(1, ComponentBc()), comm);
   u.average_down_to(crse, IntVect::uniform(2), comm);
-  mg::cf_ghosts_from_inside(fine, {});
+  mg::composite_cf_ghosts(fine, fine_interp, 2);
   u.on_rank_copies_by_patch(true);
   rc.on_rank_copies_by_patch(false);
   LevelData rc_phi = rc.like("rc_phi");
+  // The register between the refined patches and the coarse level, its fluxes and the
+  // faces it reads (items 3 p + d, as face_gradients takes them).
+  FluxRegister reg(FL, CL, cg, IntVect::uniform(2), 1, 0);
+  LevelData ff[3], cf[3];
+  FluxRegister::Refs fref[3], cref[3];
+  std::vector<Box> faces;
+  std::vector<int> items;
+  for (int d = 0; d < 3; ++d) {
+    ff[d] = LevelData("ff", FL, g, 1, IntVect{}, 0, d);
+    cf[d] = LevelData("cf", CL, cg, 1, IntVect{}, 0, d);
+    fref[d] = ff[d].refs();
+    cref[d] = cf[d].refs();
+    std::vector<int> patches;
+    reg.fine_faces(d, faces, patches);
+    for (int p : patches)
+      items.push_back(3 * p + d);
+  }
+  const BoxSet fine_faces(faces, items);
+  reg.add_fine(fref, 0.5);
+  reg.reflux(crse.refs(), cref, 1.0, comm);
+  fine.on_rank_copies_by_patch(true);
   std::map<std::string, long> n;
   auto count = [&](const std::string& name, const std::function<void()>& op) {
     n[name] = launches_of(op);
@@ -112,12 +136,19 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
   count("laplacian_max_product", [&] { mg::laplacian_max_product(r, u, s); });
   count("cg_step", [&] { mg::cg_step(u, r, 0.5, u, f); });
-  count("cf_ghosts_from_inside", [&] { mg::cf_ghosts_from_inside(fine, {}); });
+  count("composite_cf_ghosts", [&] { mg::composite_cf_ghosts(fine, fine_interp, 2); });
   count("fill_from_coarse", [&] {
     fine.fill_from_coarse(crse, crse, 0.5, IntVect::uniform(2), {Interp::quadratic},
                           BcSet(1, ComponentBc()), comm);
   });
   count("average_down", [&] { u.average_down_to(crse, IntVect::uniform(2), comm); });
+  count("face_gradients", [&] { mg::face_gradients(ff, fine, fine_faces); });
+  count("add_fine", [&] { reg.add_fine(fref, 0.5); });
+  count("add_fine replacing", [&] { reg.add_fine(fref, 0.5, true); });
+  count("reflux", [&] { reg.reflux(crse.refs(), cref, 1.0, comm); });
+  count("residual_with_copies", [&] {
+    mg::residual_with_copies(fine, fine, fine.on_rank_copies_by_patch(true), fine, s);
+  });
   return n;
 }
 
@@ -126,8 +157,9 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
   for (const auto& [name, n] : one) {
     SCOPED_TRACE(name);
     EXPECT_GE(n, 1);
-    // The kernel; average-down also copies its averages, and the coarse-fine fill first
-    // copies the coarse data under the ghosts (as the blend of the two coarse states).
+    // The kernel; average-down also copies its averages, the coarse-fine fill first
+    // copies the coarse data under the ghosts (as the blend of the two coarse states),
+    // and reflux first copies the fine sums to the coarse side.
     EXPECT_LE(n, 2);
     EXPECT_EQ(many.at(name), n);
   }

@@ -137,15 +137,16 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
   // every half-sweep's copies and sweep in one launch. Against the exchange (those
   // ghosts) and then the sweep. Three levels: 8^3 patches (periodic seams of even length,
   // walls); the same with every third patch gone, a refined level's correction whose
-  // coarse-fine face ghosts are w times the cell inside (copies within the patch, of the
+  // coarse-fine face ghosts are w1 times the cell inside (copies within the patch, of the
   // colour the sweep writes; set after the copies were first asked for, so they are
-  // found again); one patch, the whole domain (copies from its own periodic images, and
+  // found again), or w1 times it plus w2 times the next (the composite solve's rule, of
+  // both colours); one patch, the whole domain (copies from its own periodic images, and
   // a team of every thread, whose barrier must hold). Ghosts one and two cells wide;
   // they start with values no exchange gives, so a copy not made shows.
   const Comm comm;
   const Level lv;
-  enum Shape { covering, refined, one_patch };
-  for (Shape shape : {covering, refined, one_patch})
+  enum Shape { covering, refined, refined_two_cells, one_patch };
+  for (Shape shape : {covering, refined, refined_two_cells, one_patch})
     for (int width : {1, 2}) {
       LevelLayout layout;
       if (shape == one_patch) layout.boxes = {lv.g.domain};
@@ -158,11 +159,12 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
       LevelData a = field("a", 1, width), b = field("b", 1, width);
       LevelData c = field("c", 1, width);
       const LevelData f = field("f", 2, 0);
-      if (shape == refined) {
+      if (shape == refined || shape == refined_two_cells) {
         b.on_rank_copies_by_patch(true);
-        a.set_coarse_fine_from_inside(-0.6);
-        b.set_coarse_fine_from_inside(-0.6);
-        c.set_coarse_fine_from_inside(-0.6);
+        const double w2 = shape == refined ? 0.0 : -0.2;
+        a.set_coarse_fine_from_inside(-0.6, w2);
+        b.set_coarse_fine_from_inside(-0.6, w2);
+        c.set_coarse_fine_from_inside(-0.6, w2);
       }
       const BoxSet rows = mg::colour_rows(a);
       for (int sweep = 0; sweep < 2; ++sweep)
@@ -182,6 +184,46 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
       mg::smooth_in_one_team(c, c.on_rank_copies_by_patch(true), f, rows, 2, lv.s, 1.3);
       expect_same_bits(a, c);
     }
+}
+
+TEST(MgOps, ResidualMakingItsOwnGhostCopiesGivesTheExchangeAndResidualBits) {
+  // residual_with_copies: a team per patch copies the patch's ghosts, then forms the
+  // residual, in one launch; against the exchange and then the residual, into another
+  // field and in place (r = f). The shapes of the sweeps' test: 8^3 patches, every
+  // third gone with a coarse-fine rule of one or two cells inside, one patch. (The
+  // exchange's rule itself is checked against its formula in mpi_test_level_data.)
+  const Comm comm;
+  const Level lv;
+  enum Shape { covering, refined, refined_two_cells, one_patch };
+  for (Shape shape : {covering, refined, refined_two_cells, one_patch})
+    for (int width : {1, 2})
+      for (bool in_place : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "shape " << shape << " width " << width
+                                          << " in place " << in_place);
+        LevelLayout layout;
+        if (shape == one_patch) layout.boxes = {lv.g.domain};
+        for (size_t p = 0; p < lv.layout.size() && shape != one_patch; ++p)
+          if (shape == covering || p % 3 != 0) layout.boxes.push_back(lv.layout.boxes[p]);
+        layout.owner.assign(layout.boxes.size(), 0);
+        LevelData a = ghosted_field("a", layout, lv.g, 1, width);
+        LevelData b = ghosted_field("b", layout, lv.g, 1, width);
+        if (shape == refined || shape == refined_two_cells) {
+          const double w2 = shape == refined ? 0.0 : 0.3;
+          a.set_coarse_fine_from_inside(0.7, w2);
+          b.set_coarse_fine_from_inside(0.7, w2);
+        }
+        LevelData fa = ghosted_field("fa", layout, lv.g, 2, 0);
+        LevelData fb = ghosted_field("fb", layout, lv.g, 2, 0);
+        LevelData ra = ghosted_field("ra", layout, lv.g, 3, 0);
+        LevelData rb = ghosted_field("rb", layout, lv.g, 3, 0);
+        a.fill_boundary(comm, true);
+        mg::residual(in_place ? fa : ra, a, fa, lv.s);
+        b.fill_boundary(comm, true, -1, LevelData::Copies::between_ranks);
+        mg::residual_with_copies(in_place ? fb : rb, b, b.on_rank_copies_by_patch(true),
+                                 fb, lv.s);
+        expect_same_bits(a, b);  // the ghosts too
+        expect_same_bits(in_place ? fa : ra, in_place ? fb : rb);
+      }
 }
 
 TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
