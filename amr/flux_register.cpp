@@ -118,27 +118,27 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
     const int qa = pieces_[size_t(a)].crse, qb = pieces_[size_t(b)].crse;
     return qa != qb ? qa < qb : cls(a) < cls(b);
   });
+  // Each team's runs, one per class: first their rows and cells, then where they start
+  // and end in the set (a class without pieces: an empty run).
   boxes.clear();
   items.clear();
   std::vector<BoxSet::Range> runs;
-  BoxSet::Range at;
   for (size_t x = 0; x < order.size(); ++x) {
     const int n = order[x];
     if (x == 0 || pieces_[size_t(n)].crse != pieces_[size_t(order[x - 1])].crse)
-      runs.resize(runs.size() + size_t(2 * dim_),
-                  BoxSet::Range{at.row1, at.row1, at.cell1, at.cell1});
+      runs.resize(runs.size() + size_t(2 * dim_));
     const Box& b = pieces_[size_t(n)].cells;
     boxes.push_back(b);
     items.push_back(n);
-    at.row1 += long(b.size()[1]) * b.size()[2];
-    at.cell1 += b.num_cells();
-    // This class's run ends here, and the later classes' start here.
-    for (int c = cls(n); c < 2 * dim_; ++c) {
-      BoxSet::Range& r = runs[runs.size() - size_t(2 * dim_ - c)];
-      if (c > cls(n)) r.row0 = at.row1, r.cell0 = at.cell1;
-      r.row1 = at.row1;
-      r.cell1 = at.cell1;
-    }
+    BoxSet::Range& r = runs[runs.size() - size_t(2 * dim_) + size_t(cls(n))];
+    r.row1 += long(b.size()[1]) * b.size()[2];
+    r.cell1 += b.num_cells();
+  }
+  long row = 0, cell = 0;
+  for (BoxSet::Range& r : runs) {
+    r = {row, row + r.row1, cell, cell + r.cell1};
+    row = r.row1;
+    cell = r.cell1;
   }
   local_pieces_ = BoxSet(boxes, items);
   reflux_teams_ = int(runs.size()) / (2 * dim_);

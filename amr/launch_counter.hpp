@@ -1,7 +1,7 @@
 // LaunchCounter: counts the Kokkos kernels this process launches (parallel_for, _reduce,
 // _scan; not the kernels of Kokkos's threaded host-to-host copies), through Kokkos Tools
-// callbacks, while one is alive. For benchmarks: what a
-// time step costs in launches is what threads and GPUs pay for, whatever its cells.
+// callbacks, while one is alive. For benchmarks: what a time step costs in launches is
+// what threads and GPUs pay for, whatever its cells.
 #pragma once
 
 namespace pw {

@@ -140,7 +140,7 @@ LevelData::Plans& LevelData::plans() {
   if (P.cf_rule)
     for (size_t p = 0; p < n; ++p) {
       if (!owns(p)) continue;
-      for (int d = 0; d < geom_.dim; ++d) {
+      for (int d = 0; d < geom_.dim; ++d)
         for (int side = 0; side < 2; ++side) {
           const Box face = adjacent_cells(layout_.boxes[p], d, side);
           IntVect out, out2;
@@ -151,7 +151,6 @@ LevelData::Plans& LevelData::plans() {
               inside.push_back(
                   {int(p), int(p), b, out, P.cf_rule->w1, out2, P.cf_rule->w2});
         }
-      }
     }
   P.ghost =
       CopyPlan::intersecting(layout_, ghost, layout_.owner, P.shifts, rank_, inside);
