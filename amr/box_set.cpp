@@ -1,5 +1,7 @@
 #include "amr/box_set.hpp"
 
+#include <stdexcept>
+
 #include "amr/device_array.hpp"
 
 namespace pw {
@@ -35,6 +37,29 @@ BoxSet::BoxSet(const std::vector<Box>& boxes, const std::vector<int>& items) {
     }
     row = device_copy("BoxSet::row", rows);
   }
+}
+
+std::vector<BoxSet::Range> item_runs(const std::vector<Box>& boxes,
+                                     const std::vector<int>& items, size_t n_items) {
+  if (items.size() != boxes.size())
+    throw std::logic_error("item_runs: an item for each box expected");
+  std::vector<BoxSet::Range> runs(n_items);
+  long rows = 0, cells = 0;  // before box n (empty boxes take none, as in the set)
+  size_t n = 0;
+  for (size_t it = 0; it < n_items; ++it) {
+    runs[it].row0 = rows;
+    runs[it].cell0 = cells;
+    for (; n < boxes.size() && items[n] == int(it); ++n) {
+      if (boxes[n].empty()) continue;
+      rows += long(boxes[n].size()[1]) * boxes[n].size()[2];
+      cells += boxes[n].num_cells();
+    }
+    runs[it].row1 = rows;
+    runs[it].cell1 = cells;
+  }
+  if (n != boxes.size())
+    throw std::logic_error("item_runs: items out of order or beyond the last");
+  return runs;
 }
 
 }  // namespace pw

@@ -52,6 +52,12 @@ class BoxSet {
   long rows_ = 0, cells_ = 0;
 };
 
+/// Each item's run of boxes in a set made of `boxes` and `items` (one each, ascending,
+/// in [0, n_items); else std::logic_error): runs[i] covers item i's boxes (empty if
+/// none), for team_set_rows.
+std::vector<BoxSet::Range> item_runs(const std::vector<Box>& boxes,
+                                     const std::vector<int>& items, size_t n_items);
+
 /// The n with first[n] <= x < first[n + 1] (first ascending, first[0] = 0, first[size] >
 /// x).
 KOKKOS_INLINE_FUNCTION int find_slot(const Kokkos::View<long*>& first, int size, long x) {

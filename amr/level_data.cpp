@@ -42,6 +42,7 @@ struct LevelData::Plans {
   Kokkos::View<Box*> patch_boxes;
   bool cf_set_built = false;
   BoxSet cf_set;
+  Kokkos::View<BoxSet::Range*> cf_runs;
   bool groups_built = false;
   PatchGroup on_rank, in_messages;
   std::unique_ptr<WallFill> walls;  // the owned fabs' ghost cells beyond the walls
@@ -386,7 +387,13 @@ const BoxSet& LevelData::coarse_fine_set() {
         items.push_back(int(p));
       }
   P.cf_set = BoxSet(boxes, items);
+  P.cf_runs = device_copy("LevelData::cf_runs", item_runs(boxes, items, size()));
   return P.cf_set;
+}
+
+const Kokkos::View<BoxSet::Range*>& LevelData::coarse_fine_runs() {
+  coarse_fine_set();
+  return plans().cf_runs;
 }
 
 void LevelData::set_val(double v) {

@@ -157,6 +157,8 @@ class LevelData {
   const Kokkos::View<Box*>& patch_boxes() const;
   /// The owned patches' ghost cells filled from the coarser level (none on level 0).
   const BoxSet& coarse_fine_set();
+  /// By patch: its run of coarse_fine_set()'s boxes (for a team per patch).
+  const Kokkos::View<BoxSet::Range*>& coarse_fine_runs();
 
   /// Every cell (ghosts included) of every owned patch = v.
   void set_val(double v);

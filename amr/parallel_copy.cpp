@@ -192,23 +192,14 @@ CopiesByPatch::CopiesByPatch(const std::vector<CopyTag>& in, size_t patches) {
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const CopyTag& a, const CopyTag& b) { return a.dst < b.dst; });
   std::vector<Box> boxes;  // box n is tag n's (BoxSet's default items)
-  std::vector<BoxSet::Range> runs(patches);
-  long rows = 0, cells = 0;  // before the tag
-  size_t t = 0;
-  for (size_t p = 0; p < patches; ++p) {
-    runs[p].row0 = rows;
-    runs[p].cell0 = cells;
-    for (; t < sorted.size() && sorted[t].dst == int(p); ++t) {
-      const Box& b = sorted[t].box;
-      boxes.push_back(b);
-      rows += long(b.size()[1]) * b.size()[2];
-      cells += b.num_cells();
-    }
-    runs[p].row1 = rows;
-    runs[p].cell1 = cells;
+  std::vector<int> dst;
+  for (const CopyTag& t : sorted) {
+    boxes.push_back(t.box);
+    dst.push_back(t.dst);
   }
-  if (t != sorted.size())
+  if (!sorted.empty() && (sorted.front().dst < 0 || sorted.back().dst >= int(patches)))
     throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
+  const std::vector<BoxSet::Range> runs = item_runs(boxes, dst, patches);
   tags = device_copy("copy::by_patch::tags", sorted);
   this->boxes = BoxSet(boxes);
   of_patch = device_copy("copy::by_patch::runs", runs);

@@ -159,17 +159,20 @@ CompositePoisson::CompositePoisson(const std::vector<CompositeLevel>& levels,
 
 CompositePoisson::~CompositePoisson() = default;
 
-void CompositePoisson::fill_ghosts(size_t l, bool coarse_changed,
-                                   LevelData::Copies which) {
+mg::CompositeCfStage CompositePoisson::fill_ghosts(size_t l, bool coarse_changed,
+                                                   LevelData::Copies which) {
   Level& L = *levels_[l];
   L.phi->fill_boundary(comm_, true, -1, which);
-  if (l > 0) {
-    const Level& below = *levels_[l - 1];
-    if (coarse_changed)
-      L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
-                                     {Interp::quadratic}, bc_.as_bcs(), comm_);
-    mg::composite_cf_ghosts(*L.phi, L.crse_interp, below.shape.ratio[0]);
-  }
+  if (l == 0) return {};
+  const Level& below = *levels_[l - 1];
+  if (coarse_changed)
+    L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
+                                   {Interp::quadratic}, bc_.as_bcs(), comm_);
+  const int ratio = below.shape.ratio[0];
+  if (which == LevelData::Copies::between_ranks)
+    return mg::CompositeCfStage(*L.phi, L.crse_interp, ratio);
+  mg::composite_cf_ghosts(*L.phi, L.crse_interp, ratio);
+  return {};
 }
 
 void CompositePoisson::level_fluxes(size_t l) {
@@ -180,11 +183,10 @@ void CompositePoisson::level_fluxes(size_t l) {
 
 void CompositePoisson::level_residual(size_t l) {
   Level& L = *levels_[l];
-  // The exchange's on-rank copies in the residual's launch (the coarse-fine ghosts are
-  // other cells).
-  fill_ghosts(l, true, LevelData::Copies::between_ranks);
+  // The exchange's on-rank copies and the coarse-fine ghosts in the residual's launch.
+  const mg::CompositeCfStage cf = fill_ghosts(l, true, LevelData::Copies::between_ranks);
   mg::residual_with_copies(L.res, *L.phi, L.phi->on_rank_copies_by_patch(true), L.f,
-                           L.stencil);
+                           L.stencil, cf);
   level_fluxes(l);
   if (l + 1 < levels_.size()) {
     Level& above = *levels_[l + 1];
@@ -195,16 +197,17 @@ void CompositePoisson::level_residual(size_t l) {
 
 void CompositePoisson::less_laplacian(size_t l, LevelData& e, const LevelData* crse) {
   Level& L = *levels_[l];
-  // Without crse e's exchange sets the coarse-fine ghosts; its on-rank copies are made
-  // in the residual's launch.
+  // Without crse e's exchange sets the coarse-fine ghosts; its on-rank copies (and with
+  // crse the coarse-fine ghosts) are made in the residual's launch.
   e.fill_boundary(comm_, true, -1, LevelData::Copies::between_ranks);
+  mg::CompositeCfStage cf;
   if (crse) {
-    const int ratio = levels_[l - 1]->shape.ratio[0];
-    L.crse_interp.fill_from_coarse(*crse, *crse, 1.0, levels_[l - 1]->shape.ratio,
-                                   {Interp::quadratic}, zero_bcs_, comm_);
-    mg::composite_cf_ghosts(e, L.crse_interp, ratio);
+    const IntVect& ratio = levels_[l - 1]->shape.ratio;
+    L.crse_interp.fill_from_coarse(*crse, *crse, 1.0, ratio, {Interp::quadratic},
+                                   zero_bcs_, comm_);
+    cf = mg::CompositeCfStage(e, L.crse_interp, ratio[0]);
   }
-  mg::residual_with_copies(L.res, e, e.on_rank_copies_by_patch(true), L.res, L.zero);
+  mg::residual_with_copies(L.res, e, e.on_rank_copies_by_patch(true), L.res, L.zero, cf);
 }
 
 void CompositePoisson::cycle() {

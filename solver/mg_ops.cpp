@@ -124,9 +124,67 @@ void residual(const LevelData& r, const LevelData& u, const LevelData& f,
       });
 }
 
+// The composite coarse-fine rule, for composite_cf_ghosts and the residual's stage.
+namespace cf_detail {
+
+/// Lagrange weights at the ghost's centre (y = -1/2, y: fine cells from the face
+/// inwards) of the quadratic through the coarse centre (y = -r/2) and the fine centres
+/// y = 1/2 and 3/2.
+void composite_weights(int r, double& w0, double& w1, double& w2) {
+  w0 = 8.0 / double((r + 1) * (r + 3));
+  w1 = 2.0 * (r - 1) / double(r + 1);
+  w2 = -double(r - 1) / double(r + 3);
+}
+
+/// composite_cf_ghosts on cells i0..i1 of row (j, k) of patch p's coarse-fine ghosts
+/// (a = u's patch p): those in the first layer beside exactly one face.
+KOKKOS_INLINE_FUNCTION void composite_cf_row(const CompositeCfStage& cf, int p,
+                                             const Field3& a, int j, int k, int i0,
+                                             int i1) {
+  const Box b = cf.boxes(p);
+  const Field3 c = cf.crse(p).c0;
+  const int r = cf.ratio;
+  for (int i = i0; i <= i1; ++i) {
+    int d, out;
+    if (!face_ghost(b, i, j, k, d, out)) continue;
+    const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
+    double coarse = 0.0;  // the r layers outside lie in one coarse cell
+    for (int m = 0; m < r; ++m)
+      coarse += c(i + m * di, j + m * dj, k + m * dk);
+    a(i, j, k) = cf.w0 * coarse / r + cf.w1 * a(i - di, j - dj, k - dk) +
+                 cf.w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
+  }
+}
+
+/// composite_cf_row over patch p's coarse-fine ghosts, shared by a team. No barrier.
+KOKKOS_INLINE_FUNCTION void team_composite_cf(const TeamMember& m,
+                                              const CompositeCfStage& cf, int p,
+                                              const Field3& a) {
+  team_set_rows(m, cf.cells, cf.of_patch(p), [&](int, int j, int k, int i0, int i1) {
+    composite_cf_row(cf, p, a, j, k, i0, i1);
+  });
+}
+
+}  // namespace cf_detail
+
+using namespace cf_detail;
+
+CompositeCfStage::CompositeCfStage(LevelData& u, const LevelData& crse_interp, int r)
+    : on(true),
+      cells(u.coarse_fine_set()),
+      of_patch(u.coarse_fine_runs()),
+      boxes(u.patch_boxes()),
+      crse(crse_interp.refs()),
+      ratio(r) {
+  if (u.coarse_fine_from_inside())
+    throw std::logic_error(
+        "mg::CompositeCfStage: u's exchange sets its coarse-fine ghosts already");
+  composite_weights(r, w0, w1, w2);
+}
+
 void residual_with_copies(const LevelData& r, const LevelData& u,
                           const CopiesByPatch& copies, const LevelData& f,
-                          const PoissonStencil& s) {
+                          const PoissonStencil& s, const CompositeCfStage& cf) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::residual_with_copies: one component (it copies c0)");
   const BoxSet rows = u.interiors();
@@ -145,6 +203,8 @@ void residual_with_copies(const LevelData& r, const LevelData& u,
         team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
           copy_tag_row(tags(t), ur, -1, j, k, i0, i1);
         });
+        // Its coarse-fine ghosts: other cells, from its own interior.
+        if (cf.on) team_composite_cf(m, cf, p, ur(p).c0);
         m.team_barrier();
         const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
         team_rows(m, rows.box(n), [&](int j, int k, int i0, int i1) {
@@ -465,51 +525,14 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
         prolong_patch(o, n, [&](const Box& b, const auto& row) { team_rows(m, b, row); });
       });
 }
-// A named namespace, not an unnamed one: CUDA does not support extended lambdas in
-// functions of internal linkage (the launch can fail at run time).
-namespace cf_detail {
-
-/// Calls f(p, i, j, k, d, out) for each coarse-fine ghost cell of u in the first layer
-/// beside exactly one face: its normal d and the step out (-1 on the lo side, +1 on the
-/// hi side).
-template <class F>
-void for_each_face_ghost(const char* label, LevelData& u, const F& f) {
-  const Kokkos::View<Box*> boxes = u.patch_boxes();
-  for_each_box_cell(
-      label, u.coarse_fine_set(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
-        int d, out;
-        if (face_ghost(boxes(p), i, j, k, d, out)) f(p, i, j, k, d, out);
-      });
-}
-
-/// Lagrange weights at the ghost's centre (y = -1/2, y: fine cells from the face
-/// inwards) of the quadratic through the coarse centre (y = -r/2) and the fine centres
-/// y = 1/2 and 3/2.
-void composite_weights(int r, double& w0, double& w1, double& w2) {
-  w0 = 8.0 / double((r + 1) * (r + 3));
-  w1 = 2.0 * (r - 1) / double(r + 1);
-  w2 = -double(r - 1) / double(r + 3);
-}
-
-}  // namespace cf_detail
-
-using namespace cf_detail;
 
 void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio) {
-  const Refs ur = u.refs(), cr = crse_interp.refs();
-  double w0, w1, w2;
-  composite_weights(ratio, w0, w1, w2);
-  const int r = ratio;
-  for_each_face_ghost(
-      "mg::composite_cf_ghosts", u,
-      KOKKOS_LAMBDA(int p, int i, int j, int k, int d, int out) {
-        const int di = d == 0 ? out : 0, dj = d == 1 ? out : 0, dk = d == 2 ? out : 0;
-        const Field3 a = ur(p).c0, c = cr(p).c0;
-        double coarse = 0.0;  // the r layers outside lie in one coarse cell
-        for (int m = 0; m < r; ++m)
-          coarse += c(i + m * di, j + m * dj, k + m * dk);
-        a(i, j, k) = w0 * coarse / r + w1 * a(i - di, j - dj, k - dk) +
-                     w2 * a(i - 2 * di, j - 2 * dj, k - 2 * dk);
+  const CompositeCfStage cf(u, crse_interp, ratio);
+  const Refs ur = u.refs();
+  for_each_box_row(
+      "mg::composite_cf_ghosts", cf.cells,
+      KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
+        composite_cf_row(cf, p, ur(p).c0, j, k, i0, i1);
       });
 }
 

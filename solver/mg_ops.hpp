@@ -37,12 +37,27 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
+/// composite_cf_ghosts(u, crse_interp, ratio) as a stage of a launch of u's, each
+/// patch's team setting its own coarse-fine ghosts (default: none). Not with a
+/// coarse-fine rule in u's exchange (LevelData::set_coarse_fine_from_inside).
+struct CompositeCfStage {
+  CompositeCfStage() = default;
+  CompositeCfStage(LevelData& u, const LevelData& crse_interp, int ratio);
+  bool on = false;
+  BoxSet cells;                           // u.coarse_fine_set()
+  Kokkos::View<BoxSet::Range*> of_patch;  // u.coarse_fine_runs()
+  Kokkos::View<Box*> boxes;               // u's patch boxes
+  Refs crse;                              // crse_interp's
+  int ratio = 2;
+  double w0 = 0.0, w1 = 0.0, w2 = 0.0;
+};
 /// residual, after u's ghosts from copies (u.on_rank_copies_by_patch(cross); u of one
-/// component), each patch's team making its own first: the bits of the exchange and
-/// residual in one launch. The copies between ranks must be made before. r may be f.
+/// component) and `cf` (if on), each patch's team making its own first: the bits of the
+/// exchange, composite_cf_ghosts and residual in one launch. The copies between ranks
+/// must be made before. r may be f.
 void residual_with_copies(const LevelData& r, const LevelData& u,
                           const CopiesByPatch& copies, const LevelData& f,
-                          const PoissonStencil& s);
+                          const PoissonStencil& s, const CompositeCfStage& cf = {});
 /// residual, returning from the same launch max |r| over r's owned interiors (this
 /// rank's).
 double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
@@ -107,7 +122,8 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
 /// fine cells inside, at the ghost's centre. The coarse value is the mean of the `ratio`
 /// ghost layers of `crse_interp` (the coarse level interpolated there, quadratic in
 /// every direction) at the ghost's transverse position: the coarse cell's value,
-/// interpolated across the face only.
+/// interpolated across the face only. Not with a coarse-fine rule in u's exchange
+/// (std::logic_error; as CompositeCfStage).
 void composite_cf_ghosts(LevelData& u, const LevelData& crse_interp, int ratio);
 /// The rule composite_cf_ghosts gives a correction whose coarse part is zero (for
 /// LevelData::set_coarse_fine_from_inside).

@@ -149,6 +149,11 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("residual_with_copies", [&] {
     mg::residual_with_copies(fine, fine, fine.on_rank_copies_by_patch(true), fine, s);
   });
+  const mg::CompositeCfStage cf_stage(fine, fine_interp, 2);
+  count("residual_with_copies and coarse-fine ghosts", [&] {
+    mg::residual_with_copies(fine, fine, fine.on_rank_copies_by_patch(true), fine, s,
+                             cf_stage);
+  });
   return n;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "solver/mg_ops.hpp"
@@ -190,40 +191,53 @@ TEST(MgOps, ResidualMakingItsOwnGhostCopiesGivesTheExchangeAndResidualBits) {
   // residual_with_copies: a team per patch copies the patch's ghosts, then forms the
   // residual, in one launch; against the exchange and then the residual, into another
   // field and in place (r = f). The shapes of the sweeps' test: 8^3 patches, every
-  // third gone with a coarse-fine rule of one or two cells inside, one patch. (The
-  // exchange's rule itself is checked against its formula in mpi_test_level_data.)
+  // third gone with a coarse-fine rule of one or two cells inside, or with the composite
+  // solve's coarse-fine ghosts from interpolated coarse data (ratios 2 and 4) as a stage
+  // of the launch, against composite_cf_ghosts; one patch. (The exchange's rule itself
+  // is checked against its formula in mpi_test_level_data.)
   const Comm comm;
   const Level lv;
-  enum Shape { covering, refined, refined_two_cells, one_patch };
-  for (Shape shape : {covering, refined, refined_two_cells, one_patch})
+  enum Shape { covering, refined, refined_two_cells, refined_composite, one_patch };
+  for (Shape shape : {covering, refined, refined_two_cells, refined_composite, one_patch})
     for (int width : {1, 2})
-      for (bool in_place : {false, true}) {
-        SCOPED_TRACE(::testing::Message() << "shape " << shape << " width " << width
-                                          << " in place " << in_place);
-        LevelLayout layout;
-        if (shape == one_patch) layout.boxes = {lv.g.domain};
-        for (size_t p = 0; p < lv.layout.size() && shape != one_patch; ++p)
-          if (shape == covering || p % 3 != 0) layout.boxes.push_back(lv.layout.boxes[p]);
-        layout.owner.assign(layout.boxes.size(), 0);
-        LevelData a = ghosted_field("a", layout, lv.g, 1, width);
-        LevelData b = ghosted_field("b", layout, lv.g, 1, width);
-        if (shape == refined || shape == refined_two_cells) {
-          const double w2 = shape == refined ? 0.0 : 0.3;
-          a.set_coarse_fine_from_inside(0.7, w2);
-          b.set_coarse_fine_from_inside(0.7, w2);
+      for (bool in_place : {false, true})
+        for (int ratio : {2, 4}) {
+          if (ratio == 4 && shape != refined_composite) continue;
+          SCOPED_TRACE(::testing::Message()
+                       << "shape " << shape << " width " << width << " in place "
+                       << in_place << " ratio " << ratio);
+          LevelLayout layout;
+          if (shape == one_patch) layout.boxes = {lv.g.domain};
+          for (size_t p = 0; p < lv.layout.size() && shape != one_patch; ++p)
+            if (shape == covering || p % 3 != 0)
+              layout.boxes.push_back(lv.layout.boxes[p]);
+          layout.owner.assign(layout.boxes.size(), 0);
+          LevelData a = ghosted_field("a", layout, lv.g, 1, width);
+          LevelData b = ghosted_field("b", layout, lv.g, 1, width);
+          const LevelData ci = ghosted_field("ci", layout, lv.g, 4, ratio);
+          if (shape == refined || shape == refined_two_cells) {
+            const double w2 = shape == refined ? 0.0 : 0.3;
+            a.set_coarse_fine_from_inside(0.7, w2);
+            b.set_coarse_fine_from_inside(0.7, w2);
+            EXPECT_THROW(mg::CompositeCfStage(b, ci, ratio), std::logic_error);
+          }
+          LevelData fa = ghosted_field("fa", layout, lv.g, 2, 0);
+          LevelData fb = ghosted_field("fb", layout, lv.g, 2, 0);
+          LevelData ra = ghosted_field("ra", layout, lv.g, 3, 0);
+          LevelData rb = ghosted_field("rb", layout, lv.g, 3, 0);
+          a.fill_boundary(comm, true);
+          mg::CompositeCfStage cf;
+          if (shape == refined_composite) {
+            mg::composite_cf_ghosts(a, ci, ratio);
+            cf = mg::CompositeCfStage(b, ci, ratio);
+          }
+          mg::residual(in_place ? fa : ra, a, fa, lv.s);
+          b.fill_boundary(comm, true, -1, LevelData::Copies::between_ranks);
+          mg::residual_with_copies(in_place ? fb : rb, b, b.on_rank_copies_by_patch(true),
+                                   fb, lv.s, cf);
+          expect_same_bits(a, b);  // the ghosts too
+          expect_same_bits(in_place ? fa : ra, in_place ? fb : rb);
         }
-        LevelData fa = ghosted_field("fa", layout, lv.g, 2, 0);
-        LevelData fb = ghosted_field("fb", layout, lv.g, 2, 0);
-        LevelData ra = ghosted_field("ra", layout, lv.g, 3, 0);
-        LevelData rb = ghosted_field("rb", layout, lv.g, 3, 0);
-        a.fill_boundary(comm, true);
-        mg::residual(in_place ? fa : ra, a, fa, lv.s);
-        b.fill_boundary(comm, true, -1, LevelData::Copies::between_ranks);
-        mg::residual_with_copies(in_place ? fb : rb, b, b.on_rank_copies_by_patch(true),
-                                 fb, lv.s);
-        expect_same_bits(a, b);  // the ghosts too
-        expect_same_bits(in_place ? fa : ra, in_place ? fb : rb);
-      }
 }
 
 TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
