@@ -25,7 +25,7 @@ struct LevelData::Plans {
   // Both set coarse-fine face ghosts = w1 x the cell inside + w2 x the next.
   std::optional<LevelData::InsideRule> cf_rule;
   CopyPlan* in_flight = nullptr;
-  std::optional<CopiesByPatch> by_patch[2];  // their on-rank copies: ghost, cross
+  std::optional<CopiesByPatch> by_patch[2];  // a launch's copies: ghost, cross
   // Ghost cells no patch of the level covers, per patch, found when first needed: a
   // rank needs those of its own patches and of the patches beside its coarse ones.
   std::vector<BoxList> cf_regions;
@@ -241,10 +241,10 @@ bool LevelData::exchange_has_messages(bool cross) {
   return (cross ? P.cross : P.ghost).messages();
 }
 
-const CopiesByPatch& LevelData::on_rank_copies_by_patch(bool cross) {
+const CopiesByPatch& LevelData::copies_by_patch(bool cross) {
   Plans& P = plans();
   std::optional<CopiesByPatch>& c = P.by_patch[cross ? 1 : 0];
-  if (!c) c.emplace(on_rank_copies(cross), size());
+  if (!c) c.emplace(cross ? P.cross : P.ghost, ncomp_, size());
   return *c;
 }
 

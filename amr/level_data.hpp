@@ -83,8 +83,8 @@ class LevelData {
   /// cross: only the ghosts beside the faces, not the edges and corners (what a
   /// 5/7-point stencil reads: fewer cells and far fewer pieces to copy). parity 0 or 1:
   /// only the ghost cells with (i + j + k) % 2 == parity (what one colour of a red-black
-  /// sweep reads); -1: all. which: all the copies, or those between ranks only (a launch
-  /// then makes the on-rank ones itself: on_rank_copies_by_patch).
+  /// sweep reads); -1: all. which: all the copies, or only the messages (a launch then
+  /// makes the on-rank copies and unpacks what came itself: copies_by_patch).
   using Copies = CopyPlan::Copies;
   void fill_boundary_begin(const Comm& comm, bool cross = false, int parity = -1,
                            Copies which = Copies::all);
@@ -110,9 +110,12 @@ class LevelData {
   /// them on a layout held whole by this rank), the coarse-fine rule's among them: for
   /// a kernel that makes them itself, applying their scale.
   const std::vector<CopyTag>& on_rank_copies(bool cross);
-  /// The same on the device, grouped by destination patch: for a launch with a team per
-  /// patch that makes its patch's copies and then reads them.
-  const CopiesByPatch& on_rank_copies_by_patch(bool cross);
+  /// The copies a launch makes after fill_boundary(comm, cross, parity,
+  /// Copies::messages), on the device, grouped by destination patch: the on-rank ones
+  /// and the cells received (for a launch with a team per patch that makes its patch's
+  /// copies and then reads them). Only after that exchange, before the next one of this
+  /// field's plan (the received cells wait in its buffer).
+  const CopiesByPatch& copies_by_patch(bool cross);
   /// Whether fill_boundary(comm, cross) sends or receives anything on this rank (if
   /// not, its copies are all on_rank_copies).
   bool exchange_has_messages(bool cross);

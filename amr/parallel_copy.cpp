@@ -185,24 +185,59 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   c.uploaded = true;
 }
 
-CopiesByPatch::CopiesByPatch(const std::vector<CopyTag>& in, size_t patches) {
-  std::vector<CopyTag> sorted;
-  for (const CopyTag& t : in)
-    if (!t.box.empty()) sorted.push_back(t);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const CopyTag& a, const CopyTag& b) { return a.dst < b.dst; });
-  std::vector<Box> boxes;  // box n is tag n's (BoxSet's default items)
+CopiesByPatch::CopiesByPatch(CopyPlan& plan, int ncomp, size_t patches) {
+  // Each kind by destination patch, in the plan's order within a patch.
+  const auto by_patch = [&](const std::vector<int>& dst, const std::vector<Box>& box,
+                            std::vector<size_t>& order) {
+    order.clear();
+    for (size_t n = 0; n < dst.size(); ++n)
+      if (!box[n].empty()) order.push_back(n);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return dst[a] < dst[b]; });
+    if (!order.empty() && (dst[order.front()] < 0 || dst[order.back()] >= int(patches)))
+      throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
+  };
   std::vector<int> dst;
-  for (const CopyTag& t : sorted) {
-    boxes.push_back(t.box);
+  std::vector<Box> box;
+  std::vector<size_t> order;
+  for (const CopyTag& t : plan.on_rank_tags()) {
     dst.push_back(t.dst);
+    box.push_back(t.box);
   }
-  if (!sorted.empty() && (sorted.front().dst < 0 || sorted.back().dst >= int(patches)))
-    throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
-  const std::vector<BoxSet::Range> runs = item_runs(boxes, dst, patches);
+  by_patch(dst, box, order);
+  std::vector<CopyTag> sorted;
+  std::vector<Box> boxes;  // box n is tag n's (BoxSet's default items)
+  std::vector<int> sorted_dst;
+  for (size_t n : order) {
+    sorted.push_back(plan.on_rank_tags()[n]);
+    boxes.push_back(box[n]);
+    sorted_dst.push_back(dst[n]);
+  }
   tags = device_copy("copy::by_patch::tags", sorted);
   this->boxes = BoxSet(boxes);
-  of_patch = device_copy("copy::by_patch::runs", runs);
+  of_patch = device_copy("copy::by_patch::runs", item_runs(boxes, sorted_dst, patches));
+  const std::vector<CopyPlan::Received> in = plan.received(ncomp);
+  dst.clear();
+  box.clear();
+  for (const CopyPlan::Received& r : in) {
+    dst.push_back(r.dst);
+    box.push_back(r.box);
+  }
+  by_patch(dst, box, order);
+  std::vector<long> at;
+  boxes.clear();
+  sorted_dst.clear();
+  for (size_t n : order) {
+    at.push_back(in[n].at);
+    boxes.push_back(box[n]);
+    sorted_dst.push_back(dst[n]);
+  }
+  received_boxes = BoxSet(boxes);
+  received_at = device_copy("copy::by_patch::received_at", at);
+  received_dst = device_copy("copy::by_patch::received_dst", sorted_dst);
+  received_of_patch =
+      device_copy("copy::by_patch::received_runs", item_runs(boxes, sorted_dst, patches));
+  if (plan.messages()) received = plan.receive_buffer(ncomp);
 }
 
 void CopyPlan::build_pieces() {
@@ -312,6 +347,23 @@ std::vector<int> CopyPlan::receiving_patches() const {
   return out;
 }
 
+std::vector<CopyPlan::Received> CopyPlan::received(int ncomp) const {
+  std::vector<Received> out;
+  long first = 0;
+  for (const Peer& p : recvs_)
+    for (const CopyTag& t : p.tags) {
+      if (!t.box.empty()) out.push_back({t.dst, t.box, first * ncomp});
+      first += t.box.num_cells();
+    }
+  return out;
+}
+
+Kokkos::View<double*> CopyPlan::receive_buffer(int ncomp) {
+  recv_buf_.reserve(size_t(recv_cells_ * ncomp), false);
+  recv_buf_.lent = true;
+  return recv_buf_.buf;
+}
+
 long CopyPlan::cells_received() const {
   long n = 0;
   for (const Peer& p : recvs_)
@@ -321,6 +373,8 @@ long CopyPlan::cells_received() const {
 
 void CopyPlan::MessageBuffer::reserve(size_t n, bool mirrored) {
   if (buf.extent(0) < n) {
+    if (lent)
+      throw std::logic_error("CopyPlan: a receive buffer lent to a launch cannot grow");
     buf = Buffer();  // free before allocating the larger one
     host = Buffer::HostMirror();
     buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
@@ -355,6 +409,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
       throw std::logic_error("CopyPlan: a blend of tags with a second term");
   }
   parity_ = parity;
+  which_ = which;
   // Every fab of one plan carries the same component count; read it off any local one.
   int nc = 0;
   if (!local_.empty())
@@ -420,13 +475,15 @@ void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
       remote = remote || emulation->crosses(comm.rank(), p.rank);
     if (remote) spin_until(start_ + emulation->latency);
   }
-  // 4. Unpack (one launch for every peer), in the plan's order.
+  // 4. Unpack (one launch for every peer), in the plan's order, unless the caller's
+  // launch does.
   if (recvs_.empty()) return;
   if (!device_mpi_) {
     const std::pair<long, long> range(0, recv_cells_ * ncomp_);
     Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
                       Kokkos::subview(recv_buf_.host, range));
   }
+  if (which_ == Copies::messages) return;
   launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs(), recv_buf_.buf.data(), 0.0,
          parity_);
 }

@@ -48,23 +48,12 @@ KOKKOS_FORCEINLINE_FUNCTION void copy_tag_cells(const CopyTag& c, const Field3& 
         c.scale * from(i - c.shift[0], j1, k1) + c.scale2 * from(i - c.shift2[0], j2, k2);
 }
 
-/// Copies on the device grouped by destination patch, for a launch with a team per patch
-/// that makes its own patch's copies before it reads them (patch p's:
-/// amr/patch_teams.hpp's team_set_rows(member, boxes, of_patch(p), f)).
-struct CopiesByPatch {
-  CopiesByPatch() = default;
-  /// `tags` into patches 0 .. patches - 1.
-  CopiesByPatch(const std::vector<CopyTag>& tags, size_t patches);
-  Kokkos::View<CopyTag*> tags;  // by destination patch, each's in the order given
-  BoxSet boxes;                 // their boxes; items: their index in tags
-  Kokkos::View<BoxSet::Range*> of_patch;  // by destination patch: its run of boxes
-};
-
 class CopyPlan {
  public:
-  /// Which copies an exchange makes: all, or those between ranks only (a launch makes the
-  /// on-rank ones itself: on_rank_tags()).
-  enum class Copies { all, between_ranks };
+  /// Which copies an exchange makes: all, or only its messages (packed, sent and
+  /// received; a launch then makes the on-rank copies and unpacks what came:
+  /// CopiesByPatch).
+  enum class Copies { all, messages };
 
   CopyPlan() = default;
   /// A plan from explicit tags. Every rank passes the same owners and the tags it takes
@@ -85,9 +74,9 @@ class CopyPlan {
                                const std::vector<CopyTag>& extra = {});
 
   /// Execute in two phases so that the caller can work while messages fly: begin() posts
-  /// the receives, packs and sends, and does the on-rank copies (which: unless the caller
-  /// makes them, Copies::between_ranks); finish() waits and
-  /// unpacks in the plan's order. src[n] / dst[n] must be allocated on their owners
+  /// the receives, packs and sends, and does the on-rank copies; finish() waits and
+  /// unpacks in the plan's order (which = Copies::messages: neither, the caller's launch
+  /// makes them). src[n] / dst[n] must be allocated on their owners
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
   /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed);
@@ -124,6 +113,20 @@ class CopyPlan {
   /// them itself applies their scale).
   const std::vector<CopyTag>& on_rank_tags() const { return local_; }
   long cells_received() const;
+  /// The cells this rank receives, in the plan's order: each piece's destination patch
+  /// and box, and where it starts in receive_buffer() (component 0; component c, c
+  /// times its cells later), its cells in order, i fastest (the sender applied the
+  /// tag's shift and scales).
+  struct Received {
+    int dst = 0;
+    Box box;
+    long at = 0;
+  };
+  std::vector<Received> received(int ncomp) const;
+  /// The device buffer an exchange of `ncomp` components receives into, for a launch
+  /// that unpacks it (Copies::messages): allocated now, and never reallocated after (an
+  /// exchange of more components is refused).
+  Kokkos::View<double*> receive_buffer(int ncomp);
   /// The destination patches that receive cells from another rank (ascending).
   std::vector<int> receiving_patches() const;
 
@@ -184,6 +187,7 @@ class CopyPlan {
   struct MessageBuffer {
     Buffer buf;
     Buffer::HostMirror host;
+    bool lent = false;  // to a launch that unpacks it: buf stays
     /// Hold at least n doubles; the host mirror too when `mirrored`.
     void reserve(size_t n, bool mirrored);
   };
@@ -210,9 +214,46 @@ class CopyPlan {
   std::vector<MPI_Request> requests_;
   int ncomp_ = 0;
   int parity_ = -1;
+  Copies which_ = Copies::all;
   bool device_mpi_ = false;
   bool second_terms_ = false;  // a tag this rank reads for has scale2 (no blend then)
   double start_ = 0;
 };
+
+/// Copies on the device grouped by destination patch, for a launch with a team per patch
+/// that makes its own patch's copies before it reads them (patch p's:
+/// amr/patch_teams.hpp's team_set_rows(member, boxes, of_patch(p), f), and the same over
+/// received_boxes): a plan's on-rank copies and, after its exchange of Copies::messages,
+/// the unpacking of what other ranks sent (received_row).
+struct CopiesByPatch {
+  CopiesByPatch() = default;
+  /// plan's into patches 0 .. patches - 1, for fields of ncomp components.
+  CopiesByPatch(CopyPlan& plan, int ncomp, size_t patches);
+  Kokkos::View<CopyTag*> tags;  // on-rank, by destination patch, each's in plan order
+  BoxSet boxes;                 // their boxes; items: their index in tags
+  Kokkos::View<BoxSet::Range*> of_patch;  // by destination patch: its run of boxes
+  // The cells received, by destination patch: where each piece starts in the plan's
+  // receive buffer `received` (component 0), and its patch.
+  BoxSet received_boxes;  // items: their index in received_at and received_dst
+  Kokkos::View<long*> received_at;
+  Kokkos::View<int*> received_dst;
+  Kokkos::View<BoxSet::Range*> received_of_patch;
+  Kokkos::View<double*> received;
+};
+
+/// Piece n of c's received cells: those of parity `parity` (0 or 1; -1: all) in row (j,
+/// k), i0..i1, into u's patch (component 0).
+KOKKOS_FORCEINLINE_FUNCTION void received_row(const CopiesByPatch& c, int n,
+                                              const Kokkos::View<FabRef*>& u, int parity,
+                                              int j, int k, int i0, int i1) {
+  const Field3 from =
+      field_over(c.received.data() + c.received_at(n), c.received_boxes.box(n));
+  const Field3 to = u(c.received_dst(n)).c0;
+  const int step = parity < 0 ? 1 : 2;
+  if (parity >= 0) i0 += (parity - i0 - j - k) & 1;
+  PW_INDEPENDENT_ITERATIONS
+  for (int i = i0; i <= i1; i += step)
+    to(i, j, k) = from(i, j, k);
+}
 
 }  // namespace pw

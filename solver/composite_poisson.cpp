@@ -169,7 +169,7 @@ mg::CompositeCfStage CompositePoisson::fill_ghosts(size_t l, bool coarse_changed
     L.crse_interp.fill_from_coarse(*below.phi, *below.phi, 1.0, below.shape.ratio,
                                    {Interp::quadratic}, bc_.as_bcs(), comm_);
   const int ratio = below.shape.ratio[0];
-  if (which == LevelData::Copies::between_ranks)
+  if (which == LevelData::Copies::messages)
     return mg::CompositeCfStage(*L.phi, L.crse_interp, ratio);
   mg::composite_cf_ghosts(*L.phi, L.crse_interp, ratio);
   return {};
@@ -184,9 +184,9 @@ void CompositePoisson::level_fluxes(size_t l) {
 void CompositePoisson::level_residual(size_t l) {
   Level& L = *levels_[l];
   // The exchange's on-rank copies and the coarse-fine ghosts in the residual's launch.
-  const mg::CompositeCfStage cf = fill_ghosts(l, true, LevelData::Copies::between_ranks);
-  mg::residual_with_copies(L.res, *L.phi, L.phi->on_rank_copies_by_patch(true), L.f,
-                           L.stencil, cf);
+  const mg::CompositeCfStage cf = fill_ghosts(l, true, LevelData::Copies::messages);
+  mg::residual_with_copies(L.res, *L.phi, L.phi->copies_by_patch(true), L.f, L.stencil,
+                           cf);
   level_fluxes(l);
   if (l + 1 < levels_.size()) {
     Level& above = *levels_[l + 1];
@@ -199,7 +199,7 @@ void CompositePoisson::less_laplacian(size_t l, LevelData& e, const LevelData* c
   Level& L = *levels_[l];
   // Without crse e's exchange sets the coarse-fine ghosts; its on-rank copies (and with
   // crse the coarse-fine ghosts) are made in the residual's launch.
-  e.fill_boundary(comm_, true, -1, LevelData::Copies::between_ranks);
+  e.fill_boundary(comm_, true, -1, LevelData::Copies::messages);
   mg::CompositeCfStage cf;
   if (crse) {
     const IntVect& ratio = levels_[l - 1]->shape.ratio;
@@ -207,7 +207,7 @@ void CompositePoisson::less_laplacian(size_t l, LevelData& e, const LevelData* c
                                    zero_bcs_, comm_);
     cf = mg::CompositeCfStage(e, L.crse_interp, ratio[0]);
   }
-  mg::residual_with_copies(L.res, e, e.on_rank_copies_by_patch(true), L.res, L.zero, cf);
+  mg::residual_with_copies(L.res, e, e.copies_by_patch(true), L.res, L.zero, cf);
 }
 
 void CompositePoisson::cycle() {

@@ -78,8 +78,8 @@ class CompositePoisson {
   /// coarse-fine ghosts from level l - 1 by the composite rule. coarse_changed false:
   /// level l - 1's phi and level l's crse_interp are as the last call left them (no
   /// correction interpolated since), so the interpolation is not made again. which:
-  /// the same level's copies made; between_ranks: the caller's launch makes the others
-  /// (on_rank_copies_by_patch) and the coarse-fine ghosts (the stage returned).
+  /// the same level's copies made; messages: the caller's launch makes the others
+  /// (copies_by_patch) and the coarse-fine ghosts (the stage returned).
   mg::CompositeCfStage fill_ghosts(size_t l, bool coarse_changed = true,
                                    LevelData::Copies which = LevelData::Copies::all);
   /// Level l's face gradients from phi (ghosts filled), and its register refilled with

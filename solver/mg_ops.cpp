@@ -83,6 +83,22 @@ KOKKOS_FORCEINLINE_FUNCTION void copy_tag_row(const CopyTag& c, const Refs& u, i
                  parity < 0 ? 1 : 2);
 }
 
+/// Within a team: patch p's copies of c (p < 0: every patch's), from patches of this
+/// rank and from the messages received, their cells of parity `parity` (-1: all). No
+/// barrier.
+KOKKOS_FORCEINLINE_FUNCTION void team_copies(const TeamMember& m, const CopiesByPatch& c,
+                                             int p, const Refs& u, int parity) {
+  team_set_rows(m, c.boxes, p < 0 ? c.boxes.all() : c.of_patch(p),
+                [&](int t, int j, int k, int i0, int i1) {
+                  copy_tag_row(c.tags(t), u, parity, j, k, i0, i1);
+                });
+  const BoxSet& in = c.received_boxes;
+  team_set_rows(m, in, p < 0 ? in.all() : c.received_of_patch(p),
+                [&](int n, int j, int k, int i0, int i1) {
+                  received_row(c, n, u, parity, j, k, i0, i1);
+                });
+}
+
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega) {
@@ -92,19 +108,15 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
   const Refs ur = u.refs(), fr = f.refs();
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
-  const BoxSet cells = copies.boxes;
-  const Kokkos::View<CopyTag*> tags = copies.tags;
-  const Kokkos::View<BoxSet::Range*> of_patch = copies.of_patch;
+  const CopiesByPatch c = copies;
   const int parity = 1 - color;  // the ghosts the colour reads
   Kokkos::parallel_for(
       "mg::gauss_seidel_with_copies", team_policy(rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         const int n = m.league_rank(), p = rows.item(n);
         // The patch's ghosts of the other colour: copies of cells of that colour (or of
-        // its own cells, scaled), which no team writes in this launch.
-        team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
-          copy_tag_row(tags(t), ur, parity, j, k, i0, i1);
-        });
+        // its own cells, scaled; or received), which no team writes in this launch.
+        team_copies(m, c, p, ur, parity);
         m.team_barrier();
         const Box b = boxes(p);
         const Field3 ua = ur(p).c0, fa = fr(p).c0;
@@ -191,18 +203,14 @@ void residual_with_copies(const LevelData& r, const LevelData& u,
   if (rows.empty()) return;
   const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
   const InteriorStencil in = interior(s);
-  const BoxSet cells = copies.boxes;
-  const Kokkos::View<CopyTag*> tags = copies.tags;
-  const Kokkos::View<BoxSet::Range*> of_patch = copies.of_patch;
+  const CopiesByPatch c = copies;
   Kokkos::parallel_for(
       "mg::residual_with_copies", team_policy(rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         const int n = m.league_rank(), p = rows.item(n);
         // The patch's ghosts: copies of other patches' interiors (or of its own,
-        // scaled), which no team writes in this launch.
-        team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
-          copy_tag_row(tags(t), ur, -1, j, k, i0, i1);
-        });
+        // scaled; or received), which no team writes in this launch.
+        team_copies(m, c, p, ur, -1);
         // Its coarse-fine ghosts: other cells, from its own interior.
         if (cf.on) team_composite_cf(m, cf, p, ur(p).c0);
         m.team_barrier();
@@ -337,9 +345,7 @@ struct ProlongOps {
   IntVect cghost;
   LevelGeom geom;  // the coarse grid's
   ComponentBc walls;
-  BoxSet cells;  // the coarse copies
-  Kokkos::View<CopyTag*> tags;
-  Kokkos::View<BoxSet::Range*> of_patch;
+  CopiesByPatch copies;  // the coarse grid's
   ProlongOps() = default;
   ProlongOps(const LevelData& fine, const ProlongStage& from)
       : on(one_component(from.crse, "the prolongation's coarse grid")),
@@ -354,9 +360,7 @@ struct ProlongOps {
     cboxes = from.crse->patch_boxes();
     cghost = from.crse->ghost();
     geom = from.crse->geom();
-    cells = from.copies->boxes;
-    tags = from.copies->tags;
-    of_patch = from.copies->of_patch;
+    copies = *from.copies;
   }
 };
 
@@ -410,9 +414,8 @@ KOKKOS_FORCEINLINE_FUNCTION void prolong_patch(const ProlongOps& o, int n,
 /// Within one team: the prolongation stage over every patch (the coarse ghosts' copies,
 /// the walls face by face, the prolongation), barriers between.
 KOKKOS_INLINE_FUNCTION void team_prolong_all(const TeamMember& m, const ProlongOps& o) {
-  team_set_rows(m, o.cells, o.cells.all(), [&](int t, int j, int k, int i0, int i1) {
-    copy_tag_row(o.tags(t), o.cr, -1, j, k, i0, i1);
-  });
+  const CopiesByPatch& c = o.copies;
+  team_copies(m, c, -1, o.cr, -1);
   m.team_barrier();
   const int count = o.rows.size();
   team_fill_walls(m, o.geom, o.walls, count, [&](int n) { return coarse_fab(o, n); });
@@ -437,18 +440,14 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
   const Refs ur = u.refs(), fr = f.refs();
   const Kokkos::View<Box*> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
-  const BoxSet cells = copies.boxes;
-  const Kokkos::View<CopyTag*> tags = copies.tags;
+  const CopiesByPatch c = copies;
   Kokkos::parallel_for(
       "mg::smooth_in_one_team", team_policy(1, 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         if (pro.on) team_prolong_all(m, pro);
         for (int sweep = 0; sweep < sweeps; ++sweep)
           for (int color = 0; color < 2; ++color) {
-            team_set_rows(m, cells, cells.all(),
-                          [&](int t, int j, int k, int i0, int i1) {
-                            copy_tag_row(tags(t), ur, 1 - color, j, k, i0, i1);
-                          });
+            team_copies(m, c, -1, ur, 1 - color);
             m.team_barrier();
             // Patch by patch, what a row shares loaded once (short rows on coarse grids).
             team_each_patch(m, rows.size(), [&](int n, const auto& over_rows) {
@@ -462,9 +461,7 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
             m.team_barrier();
           }
         if (!res.on) return;
-        team_set_rows(m, cells, cells.all(), [&](int t, int j, int k, int i0, int i1) {
-          copy_tag_row(tags(t), ur, res.parity, j, k, i0, i1);
-        });
+        team_copies(m, c, -1, ur, res.parity);
         if (res.zero)
           team_each_patch(m, res.rows.size(), [&](int n, const auto& over_rows) {
             zero_patch(res, res.rows.item(n), over_rows);
@@ -486,9 +483,7 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
   if (!o.on || o.rows.empty()) return;
   const Refs ur = u.refs(), fr = f.refs();
   const InteriorStencil in = interior(s);
-  const BoxSet cells = copies.boxes;
-  const Kokkos::View<CopyTag*> tags = copies.tags;
-  const Kokkos::View<BoxSet::Range*> of_patch = copies.of_patch;
+  const CopiesByPatch c = copies;
   Kokkos::parallel_for(
       "mg::restrict_residual_with_copies", team_policy(o.rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
@@ -497,10 +492,8 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
           team_rows(m, b, row);
         };
         // The fine patch's ghosts: copies of other patches' interiors (or of its own,
-        // scaled), which no team writes in this launch.
-        team_set_rows(m, cells, of_patch(p), [&](int t, int j, int k, int i0, int i1) {
-          copy_tag_row(tags(t), ur, o.parity, j, k, i0, i1);
-        });
+        // scaled; or received), which no team writes in this launch.
+        team_copies(m, c, p, ur, o.parity);
         if (o.zero) zero_patch(o, p, team_shares);
         m.team_barrier();
         restrict_patch(o, n, ur, fr, s, in, team_shares);
@@ -515,11 +508,10 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         const int n = m.league_rank(), p = o.rows.item(n);
         // The coarse patch's ghosts: copies of other coarse patches' interiors (or of
-        // its own, scaled), which no team writes, then its walls, from its own cells.
-        team_set_rows(m, o.cells, o.of_patch(p),
-                      [&](int t, int j, int k, int i0, int i1) {
-                        copy_tag_row(o.tags(t), o.cr, -1, j, k, i0, i1);
-                      });
+        // its own, scaled; or received), which no team writes, then its walls, from its
+        // own cells.
+        const CopiesByPatch& c = o.copies;
+        team_copies(m, c, p, o.cr, -1);
         m.team_barrier();
         team_fill_walls(m, o.geom, o.walls, 1, [&](int) { return coarse_fab(o, n); });
         prolong_patch(o, n, [&](const Box& b, const auto& row) { team_rows(m, b, row); });

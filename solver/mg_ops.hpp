@@ -26,9 +26,10 @@ BoxSet colour_rows(const LevelData& u);
 void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, int color,
                   const PoissonStencil& s, double omega);
 /// gauss_seidel, after u's ghosts of the other colour (the ones it reads) from copies
-/// (u.on_rank_copies_by_patch(true); u of one component), each patch's team making its
-/// own and then sweeping it: the exchange's on-rank copies and the sweep in one launch,
-/// the same bits. The copies between ranks must be made before. Only where every copy
+/// (u.copies_by_patch(true); u of one component), each patch's team making its
+/// own and then sweeping it: the exchange's on-rank copies, its unpacking and the sweep
+/// in one launch, the same bits. After u.fill_boundary(comm, true, 1 - color,
+/// Copies::messages). Only where every copy
 /// reads a cell of the colour it writes, or a cell of its own patch: not across a
 /// periodic seam of odd length.
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
@@ -51,10 +52,10 @@ struct CompositeCfStage {
   int ratio = 2;
   double w0 = 0.0, w1 = 0.0, w2 = 0.0;
 };
-/// residual, after u's ghosts from copies (u.on_rank_copies_by_patch(cross); u of one
+/// residual, after u's ghosts from copies (u.copies_by_patch(cross); u of one
 /// component) and `cf` (if on), each patch's team making its own first: the bits of the
-/// exchange, composite_cf_ghosts and residual in one launch. The copies between ranks
-/// must be made before. r may be f.
+/// exchange, composite_cf_ghosts and residual in one launch. After
+/// u.fill_boundary(comm, cross, -1, Copies::messages). r may be f.
 void residual_with_copies(const LevelData& r, const LevelData& u,
                           const CopiesByPatch& copies, const LevelData& f,
                           const PoissonStencil& s, const CompositeCfStage& cf = {});
@@ -88,7 +89,7 @@ struct RestrictStage {
   int parity = -1;
 };
 /// The prolongation a launch into fine may start with (crse == nullptr: none): crse's
-/// ghosts from `copies` (crse.on_rank_copies_by_patch(false); crse of one component,
+/// ghosts from `copies` (crse.copies_by_patch(false); crse of one component,
 /// fine's layout coarsened by 2) and beyond the walls by `walls`, then prolong_add.
 struct ProlongStage {
   LevelData* crse = nullptr;
@@ -97,22 +98,23 @@ struct ProlongStage {
   Prolong how = Prolong::constant;
 };
 /// The restriction stage `to` in one launch, a team per patch making its own patch's
-/// ghost copies (copies: u.on_rank_copies_by_patch(true); u of one component; no team
+/// ghost copies (copies: u.copies_by_patch(true); u of one component; no team
 /// writes what another reads): the bits of the exchange, restrict_residual and
-/// set_val(0). The copies between ranks must be made before.
+/// set_val(0). After u.fill_boundary(comm, true, to.parity, Copies::messages).
 void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copies,
                                    const LevelData& f, const PoissonStencil& s,
                                    const RestrictStage& to);
 /// The prolongation stage `from` in one launch, a team per patch filling its own coarse
 /// patch's ghosts: the bits of crse's exchange, its fill_physical_boundary and
-/// prolong_add. The copies between ranks must be made before.
+/// prolong_add. After crse.fill_boundary(comm, false, -1, Copies::messages).
 void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from);
 /// `sweeps` red-black sweeps of u (gauss_seidel of colour 0, then 1) in one launch by
 /// one team, each half-sweep after u's ghosts of the colour it reads from copies
-/// (u.on_rank_copies_by_patch(true); u of one component), a barrier between the
+/// (u.copies_by_patch(true); u of one component), a barrier between the
 /// stages; `before` and `after` (if any) as the launch's first and last stages: for a
-/// grid whose exchanges (and before's coarse grid's) have no message on this rank. The
-/// bits of the exchanges and separate launches.
+/// grid whose exchanges have no message on this rank (before's coarse grid's messages
+/// exchanged first, as for prolong_add_with_copies). The bits of the exchanges and
+/// separate launches.
 void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const LevelData& f, const BoxSet& rows, int sweeps,
                         const PoissonStencil& s, double omega,

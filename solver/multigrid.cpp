@@ -305,7 +305,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // The prolongation's coarse ghosts from other ranks first (the coarse grid's
   // communicator is g's: both are distributed, or both gathered).
   if (before.crse)
-    before.crse->fill_boundary(g.comm, false, -1, LevelData::Copies::between_ranks);
+    before.crse->fill_boundary(g.comm, false, -1, LevelData::Copies::messages);
   // Where this rank's exchanges of g send and receive nothing, the whole smoothing is
   // one launch, with the prolongation before it or the restriction after it: one team of
   // every thread, the copies, sweeps and those stages one after the other (on a device,
@@ -314,8 +314,8 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   constexpr long device_team_cells = 4096;
   if (!phi.exchange_has_messages(true) &&
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
-    mg::smooth_in_one_team(phi, phi.on_rank_copies_by_patch(true), f, g.colour, sweeps,
-                           g.stencil, cfg_.omega, before, after);
+    mg::smooth_in_one_team(phi, phi.copies_by_patch(true), f, g.colour, sweeps, g.stencil,
+                           cfg_.omega, before, after);
     return;
   }
   if (before.crse) mg::prolong_add_with_copies(phi, before);
@@ -329,18 +329,18 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
       if (one_launch) {
-        phi.fill_boundary(g.comm, true, 1 - color, LevelData::Copies::between_ranks);
-        mg::gauss_seidel_with_copies(phi, phi.on_rank_copies_by_patch(true), f, g.colour,
-                                     color, g.stencil, cfg_.omega);
+        phi.fill_boundary(g.comm, true, 1 - color, LevelData::Copies::messages);
+        mg::gauss_seidel_with_copies(phi, phi.copies_by_patch(true), f, g.colour, color,
+                                     g.stencil, cfg_.omega);
       } else {
         phi.fill_boundary(g.comm, true, 1 - color);
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
       }
     }
   if (after.crse) {
-    phi.fill_boundary(g.comm, true, after.parity, LevelData::Copies::between_ranks);
-    mg::restrict_residual_with_copies(phi, phi.on_rank_copies_by_patch(true), f,
-                                      g.stencil, after);
+    phi.fill_boundary(g.comm, true, after.parity, LevelData::Copies::messages);
+    mg::restrict_residual_with_copies(phi, phi.copies_by_patch(true), f, g.stencil,
+                                      after);
   }
 }
 
@@ -398,7 +398,7 @@ mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
   // Not from a gathered grid into a distributed one (every fine patch reads the one
   // box).
   if (c.gathered && !f.gathered) return {};
-  return {&c.phi, &c.phi.on_rank_copies_by_patch(false), walls_, prolongation(c)};
+  return {&c.phi, &c.phi.copies_by_patch(false), walls_, prolongation(c)};
 }
 
 Prolong Multigrid::prolongation(const Grid& c) const {

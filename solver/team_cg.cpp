@@ -51,7 +51,7 @@ TeamCg::TeamCg(LevelData& u, const PoissonStencil& s)
     : stencil_(s), interiors_(u.interiors()) {
   for (size_t p = 0; p < u.size(); ++p)
     if (!u.owns(p)) throw std::logic_error("TeamCg: a layout this rank holds whole");
-  const CopiesByPatch& copies = u.on_rank_copies_by_patch(/*cross=*/true);
+  const CopiesByPatch& copies = u.copies_by_patch(/*cross=*/true);
   copies_ = copies.boxes;
   tags_ = copies.tags;
 }

@@ -76,8 +76,8 @@ std::map<std::string, long> launches_per_op(int grid) {
                         BcSet(1, ComponentBc()), comm);
   u.average_down_to(crse, IntVect::uniform(2), comm);
   mg::composite_cf_ghosts(fine, fine_interp, 2);
-  u.on_rank_copies_by_patch(true);
-  rc.on_rank_copies_by_patch(false);
+  u.copies_by_patch(true);
+  rc.copies_by_patch(false);
   LevelData rc_phi = rc.like("rc_phi");
   // The register between the refined patches and the coarse level, its fluxes and the
   // faces it reads (items 3 p + d, as face_gradients takes them).
@@ -99,7 +99,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   const BoxSet fine_faces(faces, items);
   reg.add_fine(fref, 0.5);
   reg.reflux(crse.refs(), cref, 1.0, comm);
-  fine.on_rank_copies_by_patch(true);
+  fine.copies_by_patch(true);
   std::map<std::string, long> n;
   auto count = [&](const std::string& name, const std::function<void()>& op) {
     n[name] = launches_of(op);
@@ -108,29 +108,28 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("copy_component", [&] { r.copy_component(0, f, 0); });
   count("gauss_seidel", [&] { mg::gauss_seidel(u, f, colour, 0, s, 1.0); });
   count("gauss_seidel_with_copies", [&] {
-    mg::gauss_seidel_with_copies(u, u.on_rank_copies_by_patch(true), f, colour, 0, s,
-                                 1.0);
+    mg::gauss_seidel_with_copies(u, u.copies_by_patch(true), f, colour, 0, s, 1.0);
   });
   count("residual", [&] { mg::residual(r, u, f, s); });
   count("residual_max", [&] { mg::residual_max(r, u, f, s); });
   count("smooth_in_one_team", [&] {
-    mg::smooth_in_one_team(u, u.on_rank_copies_by_patch(true), f, colour, 2, s, 1.0);
+    mg::smooth_in_one_team(u, u.copies_by_patch(true), f, colour, 2, s, 1.0);
   });
   count("smooth_in_one_team with both stages", [&] {
     mg::smooth_in_one_team(
-        u, u.on_rank_copies_by_patch(true), f, colour, 2, s, 1.0,
-        {&rc, &rc.on_rank_copies_by_patch(false), ComponentBc(), Prolong::multilinear},
+        u, u.copies_by_patch(true), f, colour, 2, s, 1.0,
+        {&rc, &rc.copies_by_patch(false), ComponentBc(), Prolong::multilinear},
         {&rc, &rc_phi, 1});
   });
   count("restrict", [&] { mg::restrict_residual(rc, u, f, s); });
   count("restrict_with_copies", [&] {
-    mg::restrict_residual_with_copies(u, u.on_rank_copies_by_patch(true), f, s,
+    mg::restrict_residual_with_copies(u, u.copies_by_patch(true), f, s,
                                       {&rc, &rc_phi, -1});
   });
   count("prolong", [&] { mg::prolong_add(u, rc.refs(), 3, Prolong::multilinear); });
   count("prolong_with_copies", [&] {
-    mg::prolong_add_with_copies(u, {&rc, &rc.on_rank_copies_by_patch(false),
-                                    ComponentBc(), Prolong::multilinear});
+    mg::prolong_add_with_copies(
+        u, {&rc, &rc.copies_by_patch(false), ComponentBc(), Prolong::multilinear});
   });
   count("max_abs", [&] { mg::max_abs(u); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
@@ -147,12 +146,11 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("add_fine replacing", [&] { reg.add_fine(fref, 0.5, true); });
   count("reflux", [&] { reg.reflux(crse.refs(), cref, 1.0, comm); });
   count("residual_with_copies", [&] {
-    mg::residual_with_copies(fine, fine, fine.on_rank_copies_by_patch(true), fine, s);
+    mg::residual_with_copies(fine, fine, fine.copies_by_patch(true), fine, s);
   });
   const mg::CompositeCfStage cf_stage(fine, fine_interp, 2);
   count("residual_with_copies and coarse-fine ghosts", [&] {
-    mg::residual_with_copies(fine, fine, fine.on_rank_copies_by_patch(true), fine, s,
-                             cf_stage);
+    mg::residual_with_copies(fine, fine, fine.copies_by_patch(true), fine, s, cf_stage);
   });
   return n;
 }
@@ -185,15 +183,14 @@ TEST(LaunchCount, AnExchangeBetweenRanksOnlyLeavesTheOnRankCopiesToTheSweep) {
     s.w[d] = 1.0;
   const BoxSet colour = mg::colour_rows(u);
   u.fill_boundary(comm, true, 1);  // warm up: the plans
-  u.on_rank_copies_by_patch(true);
+  u.copies_by_patch(true);
   EXPECT_EQ(launches_of([&] { u.fill_boundary(comm, true, 1); }), 1);
+  EXPECT_EQ(
+      launches_of([&] { u.fill_boundary(comm, true, 1, LevelData::Copies::messages); }),
+      0);
   EXPECT_EQ(launches_of([&] {
-              u.fill_boundary(comm, true, 1, LevelData::Copies::between_ranks);
-            }),
-            0);
-  EXPECT_EQ(launches_of([&] {
-              mg::gauss_seidel_with_copies(u, u.on_rank_copies_by_patch(true), f, colour,
-                                           0, s, 1.0);
+              mg::gauss_seidel_with_copies(u, u.copies_by_patch(true), f, colour, 0, s,
+                                           1.0);
             }),
             1);
 }

@@ -11,9 +11,14 @@
 
 #include "solver/mg_ops.hpp"
 #include "tests/fab_testing.hpp"
+#include "tests/solver/mg_ops_testing.hpp"
 
 using namespace pw;
+using pw::testing::expect_same_bits;
+using pw::testing::ghosted_field;
 using pw::testing::HostFab;
+using pw::testing::sweep_with_exchanges;
+using pw::testing::TwoGrids;
 
 namespace {
 
@@ -44,34 +49,6 @@ struct Level {
     return u;
   }
 };
-
-/// A field of one component on layout (owned by rank 0), `ghost` cells wide: smooth
-/// inside, and in its ghosts values no exchange gives (100 + the patch).
-LevelData ghosted_field(const std::string& label, const LevelLayout& layout,
-                        const LevelGeom& g, int seed, int ghost) {
-  LevelData u(label, layout, g, 1, IntVect::in_dims(g.dim, ghost, 0), 0);
-  for (size_t p = 0; p < layout.size(); ++p)
-    pw::testing::set(u[p], [&](int i, int j, int k, int) {
-      return std::sin(0.37 * i + 0.11 * seed) * std::cos(0.23 * j - 0.7 * k + seed) +
-             (u.box(p).contains(IntVect{i, j, k}) ? 0.0 : 100.0 + p);
-    });
-  return u;
-}
-
-/// Every cell of a and b (ghosts included) holds the same bits.
-void expect_same_bits(const LevelData& a, const LevelData& b) {
-  for (size_t p = 0; p < a.size(); ++p) {
-    const HostFab ha(a[p]), hb(b[p]);
-    const Box& bx = a[p].box;
-    for (int k = bx.lo[2]; k <= bx.hi[2]; ++k)
-      for (int j = bx.lo[1]; j <= bx.hi[1]; ++j)
-        for (int i = bx.lo[0]; i <= bx.hi[0]; ++i) {
-          const double x = ha(i, j, k), y = hb(i, j, k);
-          ASSERT_EQ(std::memcmp(&x, &y, sizeof x), 0)
-              << "patch " << p << " cell " << i << " " << j << " " << k;
-        }
-  }
-}
 
 }  // namespace
 
@@ -161,7 +138,7 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
       LevelData c = field("c", 1, width);
       const LevelData f = field("f", 2, 0);
       if (shape == refined || shape == refined_two_cells) {
-        b.on_rank_copies_by_patch(true);
+        b.copies_by_patch(true);
         const double w2 = shape == refined ? 0.0 : -0.2;
         a.set_coarse_fine_from_inside(-0.6, w2);
         b.set_coarse_fine_from_inside(-0.6, w2);
@@ -174,15 +151,15 @@ TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
                                             << " sweep " << sweep << " colour " << color);
           a.fill_boundary(comm, true, 1 - color);
           mg::gauss_seidel(a, f, rows, color, lv.s, 1.3);
-          b.fill_boundary(comm, true, 1 - color, LevelData::Copies::between_ranks);
-          mg::gauss_seidel_with_copies(b, b.on_rank_copies_by_patch(true), f, rows, color,
-                                       lv.s, 1.3);
+          b.fill_boundary(comm, true, 1 - color, LevelData::Copies::messages);
+          mg::gauss_seidel_with_copies(b, b.copies_by_patch(true), f, rows, color, lv.s,
+                                       1.3);
           expect_same_bits(a, b);
         }
       // Both sweeps by one team, its copies and sweeps stages of the launch.
       SCOPED_TRACE(::testing::Message()
                    << "one team, shape " << shape << " width " << width);
-      mg::smooth_in_one_team(c, c.on_rank_copies_by_patch(true), f, rows, 2, lv.s, 1.3);
+      mg::smooth_in_one_team(c, c.copies_by_patch(true), f, rows, 2, lv.s, 1.3);
       expect_same_bits(a, c);
     }
 }
@@ -232,9 +209,9 @@ TEST(MgOps, ResidualMakingItsOwnGhostCopiesGivesTheExchangeAndResidualBits) {
             cf = mg::CompositeCfStage(b, ci, ratio);
           }
           mg::residual(in_place ? fa : ra, a, fa, lv.s);
-          b.fill_boundary(comm, true, -1, LevelData::Copies::between_ranks);
-          mg::residual_with_copies(in_place ? fb : rb, b, b.on_rank_copies_by_patch(true),
-                                   fb, lv.s, cf);
+          b.fill_boundary(comm, true, -1, LevelData::Copies::messages);
+          mg::residual_with_copies(in_place ? fb : rb, b, b.copies_by_patch(true), fb,
+                                   lv.s, cf);
           expect_same_bits(a, b);  // the ghosts too
           expect_same_bits(in_place ? fa : ra, in_place ? fb : rb);
         }
@@ -268,58 +245,11 @@ TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
         a.fill_boundary(comm, true, 1 - color);
         mg::gauss_seidel(a, f, rows, color, s, 1.3);
       }
-    mg::smooth_in_one_team(c, c.on_rank_copies_by_patch(true), f, rows, 2, s, 1.3);
+    mg::smooth_in_one_team(c, c.copies_by_patch(true), f, rows, 2, s, 1.3);
     SCOPED_TRACE(::testing::Message() << "patches of " << size);
     expect_same_bits(a, c);
   }
 }
-
-namespace {
-
-/// A level of `dim` dimensions, 32 cells wide, walls in x and y (Dirichlet and Neumann,
-/// with values; corners where they meet) and periodic in z, cut into patches 8 wide
-/// (`shape`: all of them, every third left out as on a refined level, or one patch over
-/// the domain), and its coarsening by 2.
-struct TwoGrids {
-  enum Shape { covering, refined, one_patch };
-  LevelGeom g, cg;
-  LevelLayout fine, crse;
-  PoissonBc bc;
-  PoissonStencil s;
-  TwoGrids(int dim, Shape shape) : g(pw::testing::unit_geom(dim, 32)) {
-    g.periodic[0] = g.periodic[1] = false;
-    cg = g;
-    cg.domain = coarsen(g.domain, IntVect::in_dims(dim, 2, 1));
-    for (int d = 0; d < dim; ++d)
-      cg.dx[d] = 2 * g.dx[d];
-    const BoxList all = chop(g.domain, IntVect::in_dims(dim, 8, 1), IntVect::uniform(4));
-    for (size_t p = 0; p < all.size(); ++p)
-      if (shape == covering || (shape == refined && p % 3 != 0))
-        fine.boxes.push_back(all[p]);
-    if (shape == one_patch) fine.boxes = {g.domain};
-    fine.owner.assign(fine.boxes.size(), 0);
-    crse = fine;
-    for (Box& b : crse.boxes)
-      b = coarsen(b, IntVect::in_dims(dim, 2, 1));
-    bc.lo[0] = {BcKind::dirichlet, 0.25};
-    bc.hi[0] = {BcKind::neumann, -0.5};
-    bc.lo[1] = {BcKind::neumann, 0.75};
-    bc.hi[1] = {BcKind::dirichlet, -0.125};
-    s = mg::stencil(g, bc);
-  }
-};
-
-/// One red-black sweep of u (the exchange of the colour read, then the sweep).
-void sweep_with_exchanges(LevelData& u, const LevelData& f, const PoissonStencil& s) {
-  const Comm comm;
-  const BoxSet rows = mg::colour_rows(u);
-  for (int color = 0; color < 2; ++color) {
-    u.fill_boundary(comm, true, 1 - color);
-    mg::gauss_seidel(u, f, rows, color, s, 1.3);
-  }
-}
-
-}  // namespace
 
 TEST(MgOps, RestrictionMakingItsOwnGhostCopiesGivesTheExchangeAndRestrictionBits) {
   // After a sweep, the restriction of the residual with the fine ghosts' copies (all, or
@@ -346,15 +276,15 @@ TEST(MgOps, RestrictionMakingItsOwnGhostCopiesGivesTheExchangeAndRestrictionBits
             if (shape == TwoGrids::refined) u[v].set_coarse_fine_from_inside(-0.6);
           }
           const LevelData f = ghosted_field("f", t.fine, t.g, 2, 0);
-          sweep_with_exchanges(u[0], f, t.s);
+          sweep_with_exchanges(u[0], f, t.s, comm);
           u[0].fill_boundary(comm, true, parity);
           mg::restrict_residual(crse[0], u[0], f, t.s);
           zeroed[0].set_val(0.0);
-          sweep_with_exchanges(u[1], f, t.s);
-          u[1].fill_boundary(comm, true, parity, LevelData::Copies::between_ranks);
-          mg::restrict_residual_with_copies(u[1], u[1].on_rank_copies_by_patch(true), f,
-                                            t.s, {&crse[1], &zeroed[1], parity});
-          mg::smooth_in_one_team(u[2], u[2].on_rank_copies_by_patch(true), f,
+          sweep_with_exchanges(u[1], f, t.s, comm);
+          u[1].fill_boundary(comm, true, parity, LevelData::Copies::messages);
+          mg::restrict_residual_with_copies(u[1], u[1].copies_by_patch(true), f, t.s,
+                                            {&crse[1], &zeroed[1], parity});
+          mg::smooth_in_one_team(u[2], u[2].copies_by_patch(true), f,
                                  mg::colour_rows(u[2]), 1, t.s, 1.3, {},
                                  {&crse[2], &zeroed[2], parity});
           for (int v = 1; v < 3; ++v) {
@@ -392,14 +322,14 @@ TEST(MgOps,
         crse[0].fill_boundary(comm, false, -1);
         crse[0].fill_physical_boundary({walls});
         mg::prolong_add(u[0], crse[0].refs(), dim, how);
-        sweep_with_exchanges(u[0], f, t.s);
-        crse[1].fill_boundary(comm, false, -1, LevelData::Copies::between_ranks);
+        sweep_with_exchanges(u[0], f, t.s, comm);
+        crse[1].fill_boundary(comm, false, -1, LevelData::Copies::messages);
         mg::prolong_add_with_copies(
-            u[1], {&crse[1], &crse[1].on_rank_copies_by_patch(false), walls, how});
-        sweep_with_exchanges(u[1], f, t.s);
+            u[1], {&crse[1], &crse[1].copies_by_patch(false), walls, how});
+        sweep_with_exchanges(u[1], f, t.s, comm);
         mg::smooth_in_one_team(
-            u[2], u[2].on_rank_copies_by_patch(true), f, mg::colour_rows(u[2]), 1, t.s,
-            1.3, {&crse[2], &crse[2].on_rank_copies_by_patch(false), walls, how}, {});
+            u[2], u[2].copies_by_patch(true), f, mg::colour_rows(u[2]), 1, t.s, 1.3,
+            {&crse[2], &crse[2].copies_by_patch(false), walls, how}, {});
         for (int v = 1; v < 3; ++v) {
           SCOPED_TRACE(v == 1 ? "a team per patch" : "one team");
           expect_same_bits(crse[0], crse[v]);

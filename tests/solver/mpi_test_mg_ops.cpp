@@ -1,0 +1,105 @@
+// The multigrid launches that make their own ghost copies, across ranks: after an
+// exchange of its messages only (LevelData::Copies::messages) each patch's team unpacks
+// what other ranks sent beside its on-rank copies, and gives the bits of the whole
+// exchange and the separate launches (at 1 rank: no message).
+#include <gtest/gtest.h>
+
+#include "amr/launch_counter.hpp"
+#include "solver/mg_ops.hpp"
+#include "tests/solver/mg_ops_testing.hpp"
+
+using namespace pw;
+using namespace pw::testing;
+
+TEST(MgOpsAcrossRanks, LaunchesUnpackingTheirMessagesGiveTheExchangeBits) {
+  // Patches dealt round-robin, so most ghosts come from another rank: two sweeps, the
+  // residual, the restriction after a sweep (colour 1's ghosts) with the coarse first
+  // guess zeroed, and the prolongation (the coarse ghosts, edges and corners, and the
+  // walls); 2D and 3D, a covering level and a refined one whose coarse-fine ghosts
+  // follow the cell inside, ghosts 1 and 2 wide. Every ghost starts with a value no
+  // exchange gives, and each stage follows one that changed the cells its exchange
+  // reads, so a message not unpacked shows.
+  const Comm comm;
+  const int me = comm.rank();
+  const LevelData::Copies messages = LevelData::Copies::messages;
+  for (int dim : {2, 3})
+    for (auto shape : {TwoGrids::covering, TwoGrids::refined})
+      for (int width : {1, 2}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "dim " << dim << " shape " << shape << " width " << width);
+        const TwoGrids t(dim, shape, comm.size());
+        LevelData u[2], r[2], crse[2], zeroed[2];
+        for (int v = 0; v < 2; ++v) {
+          u[v] = ghosted_field("u", t.fine, t.g, 1, width, me);
+          r[v] = ghosted_field("r", t.fine, t.g, 2, 0, me);
+          crse[v] = ghosted_field("crse", t.crse, t.cg, 3, 1, me);
+          zeroed[v] = ghosted_field("zeroed", t.crse, t.cg, 4, 1, me);
+          if (shape == TwoGrids::refined) u[v].set_coarse_fine_from_inside(-0.6);
+        }
+        const LevelData f = ghosted_field("f", t.fine, t.g, 5, 0, me);
+        const BoxSet rows = mg::colour_rows(u[0]);
+        for (int sweep = 0; sweep < 2; ++sweep)
+          for (int color = 0; color < 2; ++color) {
+            u[0].fill_boundary(comm, true, 1 - color);
+            mg::gauss_seidel(u[0], f, rows, color, t.s, 1.3);
+            u[1].fill_boundary(comm, true, 1 - color, messages);
+            mg::gauss_seidel_with_copies(u[1], u[1].copies_by_patch(true), f, rows, color,
+                                         t.s, 1.3);
+            SCOPED_TRACE(::testing::Message()
+                         << "sweep " << sweep << " colour " << color);
+            expect_same_bits(u[0], u[1]);
+          }
+        u[0].fill_boundary(comm, true);
+        mg::residual(r[0], u[0], f, t.s);
+        u[1].fill_boundary(comm, true, -1, messages);
+        mg::residual_with_copies(r[1], u[1], u[1].copies_by_patch(true), f, t.s);
+        {
+          SCOPED_TRACE("residual");
+          expect_same_bits(u[0], u[1]);
+          expect_same_bits(r[0], r[1]);
+        }
+        for (int v = 0; v < 2; ++v)
+          sweep_with_exchanges(u[v], f, t.s, comm);
+        u[0].fill_boundary(comm, true, 1);
+        mg::restrict_residual(crse[0], u[0], f, t.s);
+        zeroed[0].set_val(0.0);
+        u[1].fill_boundary(comm, true, 1, messages);
+        mg::restrict_residual_with_copies(u[1], u[1].copies_by_patch(true), f, t.s,
+                                          {&crse[1], &zeroed[1], 1});
+        {
+          SCOPED_TRACE("restriction");
+          expect_same_bits(u[0], u[1]);
+          expect_same_bits(crse[0], crse[1]);
+          expect_same_bits(zeroed[0], zeroed[1]);
+        }
+        const ComponentBc walls = t.bc.as_bcs()[0];
+        crse[0].fill_boundary(comm);
+        crse[0].fill_physical_boundary({walls});
+        mg::prolong_add(u[0], crse[0].refs(), dim, Prolong::multilinear);
+        crse[1].fill_boundary(comm, false, -1, messages);
+        mg::prolong_add_with_copies(u[1], {&crse[1], &crse[1].copies_by_patch(false),
+                                           walls, Prolong::multilinear});
+        SCOPED_TRACE("prolongation");
+        expect_same_bits(crse[0], crse[1]);
+        expect_same_bits(u[0], u[1]);
+      }
+}
+
+TEST(MgOpsAcrossRanks, AHalfSweepAcrossRanksIsThePackAndOneLaunch) {
+  // The sender packs (one launch), the sweep's launch unpacks: no launch of its own.
+  const Comm comm;
+  const TwoGrids t(3, TwoGrids::covering, comm.size());
+  LevelData u = ghosted_field("u", t.fine, t.g, 1, 1, comm.rank());
+  const LevelData f = ghosted_field("f", t.fine, t.g, 2, 0, comm.rank());
+  const BoxSet rows = mg::colour_rows(u);
+  const auto half_sweep = [&] {
+    u.fill_boundary(comm, true, 1, LevelData::Copies::messages);
+    mg::gauss_seidel_with_copies(u, u.copies_by_patch(true), f, rows, 0, t.s, 1.0);
+  };
+  half_sweep();  // the plans, buffers and copies are built once
+  LaunchCounter counter;
+  half_sweep();
+  // Round-robin: at 2 ranks or more every rank sends and receives.
+  EXPECT_EQ(counter.launches(), comm.size() > 1 ? 2 : 1);
+  EXPECT_EQ(u.exchange_has_messages(true), comm.size() > 1);
+}
