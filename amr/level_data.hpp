@@ -113,8 +113,9 @@ class LevelData {
   /// The copies a launch makes after fill_boundary(comm, cross, parity,
   /// Copies::messages), on the device, grouped by destination patch: the on-rank ones
   /// and the cells received (for a launch with a team per patch that makes its patch's
-  /// copies and then reads them). Only after that exchange, before the next one of this
-  /// field's plan (the received cells wait in its buffer).
+  /// copies and then reads them). Only after that exchange, before the next one of the
+  /// plan this field shares with its like() copies (the received cells wait in its
+  /// buffer), and with the same parity.
   const CopiesByPatch& copies_by_patch(bool cross);
   /// Whether fill_boundary(comm, cross) sends or receives anything on this rank (if
   /// not, its copies are all on_rank_copies).

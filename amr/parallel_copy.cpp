@@ -420,9 +420,11 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     nc = dst[recvs_[0].tags[0].dst].ncomp();
   ncomp_ = nc;
   device_mpi_ = comm.device_buffers();
-  // MPI will write the receive buffer, which the last finish()'s unpack may still read
-  // on a device (the host mirror's copy in finish() waits for it on the other path).
-  if (device_mpi_ && !recvs_.empty()) Kokkos::fence();
+  // MPI will write the receive buffer, which the last exchange's unpacking (finish()'s,
+  // or a launch's) may still read on a device: where MPI writes the device buffer, or a
+  // host mirror that is the same memory (unified memory; free on host backends).
+  if (!recvs_.empty() && (device_mpi_ || recv_buf_.host.data() == recv_buf_.buf.data()))
+    Kokkos::fence();
   start_ = comm.emulation() ? MPI_Wtime() : 0.0;
   requests_.clear();
   // What may allocate comes before any message is posted, as the checks above: a

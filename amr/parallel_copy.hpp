@@ -79,7 +79,8 @@ class CopyPlan {
   /// makes them). src[n] / dst[n] must be allocated on their owners
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
-  /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed);
+  /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed, but
+  /// not a receive buffer lent to a launch: receive_buffer());
   /// MPI gets the device buffers where comm.device_buffers(), else their host mirrors.
   /// parity 0 or 1: only the destination cells with (i + j + k) % 2 == parity (one colour
   /// of a red-black sweep); -1: all.

@@ -183,7 +183,8 @@ void CompositePoisson::level_fluxes(size_t l) {
 
 void CompositePoisson::level_residual(size_t l) {
   Level& L = *levels_[l];
-  // The exchange's on-rank copies and the coarse-fine ghosts in the residual's launch.
+  // The exchange's on-rank copies, its unpacking and the coarse-fine ghosts in the
+  // residual's launch.
   const mg::CompositeCfStage cf = fill_ghosts(l, true, LevelData::Copies::messages);
   mg::residual_with_copies(L.res, *L.phi, L.phi->copies_by_patch(true), L.f, L.stencil,
                            cf);
@@ -197,8 +198,8 @@ void CompositePoisson::level_residual(size_t l) {
 
 void CompositePoisson::less_laplacian(size_t l, LevelData& e, const LevelData* crse) {
   Level& L = *levels_[l];
-  // Without crse e's exchange sets the coarse-fine ghosts; its on-rank copies (and with
-  // crse the coarse-fine ghosts) are made in the residual's launch.
+  // Without crse e's exchange sets the coarse-fine ghosts; its on-rank copies and
+  // unpacking (and with crse the coarse-fine ghosts) are made in the residual's launch.
   e.fill_boundary(comm_, true, -1, LevelData::Copies::messages);
   mg::CompositeCfStage cf;
   if (crse) {

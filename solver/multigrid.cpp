@@ -302,8 +302,8 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
 
 void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
                        const mg::ProlongStage& before, const mg::RestrictStage& after) {
-  // The prolongation's coarse ghosts from other ranks first (the coarse grid's
-  // communicator is g's: both are distributed, or both gathered).
+  // The prolongation's coarse ghosts' messages first, unpacked by its launch (the coarse
+  // grid's communicator is g's: both are distributed, or both gathered).
   if (before.crse)
     before.crse->fill_boundary(g.comm, false, -1, LevelData::Copies::messages);
   // Where this rank's exchanges of g send and receive nothing, the whole smoothing is
@@ -323,7 +323,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // making its own copies before it sweeps, where no copy reads what another team
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
   // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
-  // team's own patch. The copies between ranks come first.
+  // team's own patch. The messages come first; the launch unpacks them too.
   const bool one_launch = !g.colours_differ_across_a_seam();
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
