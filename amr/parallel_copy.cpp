@@ -185,37 +185,44 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   c.uploaded = true;
 }
 
+namespace copy_detail {
+
+/// The indices of the non-empty boxes, ordered by destination patch (the given order
+/// within a patch); std::logic_error for a patch beyond [0, patches).
+std::vector<size_t> by_patch(const std::vector<int>& dst, const std::vector<Box>& box,
+                             size_t patches) {
+  std::vector<size_t> order;
+  for (size_t n = 0; n < dst.size(); ++n)
+    if (!box[n].empty()) order.push_back(n);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return dst[a] < dst[b]; });
+  if (!order.empty() && (dst[order.front()] < 0 || dst[order.back()] >= int(patches)))
+    throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
+  return order;
+}
+
+}  // namespace copy_detail
+
 CopiesByPatch::CopiesByPatch(CopyPlan& plan, int ncomp, size_t patches) {
-  // Each kind by destination patch, in the plan's order within a patch.
-  const auto by_patch = [&](const std::vector<int>& dst, const std::vector<Box>& box,
-                            std::vector<size_t>& order) {
-    order.clear();
-    for (size_t n = 0; n < dst.size(); ++n)
-      if (!box[n].empty()) order.push_back(n);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return dst[a] < dst[b]; });
-    if (!order.empty() && (dst[order.front()] < 0 || dst[order.back()] >= int(patches)))
-      throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
-  };
+  const std::vector<CopyTag>& local = plan.on_rank_tags();
   std::vector<int> dst;
   std::vector<Box> box;
-  std::vector<size_t> order;
-  for (const CopyTag& t : plan.on_rank_tags()) {
+  for (const CopyTag& t : local) {
     dst.push_back(t.dst);
     box.push_back(t.box);
   }
-  by_patch(dst, box, order);
   std::vector<CopyTag> sorted;
-  std::vector<Box> boxes;  // box n is tag n's (BoxSet's default items)
+  std::vector<Box> boxes;  // box n is entry n's (BoxSet's default items)
   std::vector<int> sorted_dst;
-  for (size_t n : order) {
-    sorted.push_back(plan.on_rank_tags()[n]);
+  for (size_t n : by_patch(dst, box, patches)) {
+    sorted.push_back(local[n]);
     boxes.push_back(box[n]);
     sorted_dst.push_back(dst[n]);
   }
   tags = device_copy("copy::by_patch::tags", sorted);
   this->boxes = BoxSet(boxes);
   of_patch = device_copy("copy::by_patch::runs", item_runs(boxes, sorted_dst, patches));
+
   const std::vector<CopyPlan::Received> in = plan.received(ncomp);
   dst.clear();
   box.clear();
@@ -223,11 +230,10 @@ CopiesByPatch::CopiesByPatch(CopyPlan& plan, int ncomp, size_t patches) {
     dst.push_back(r.dst);
     box.push_back(r.box);
   }
-  by_patch(dst, box, order);
   std::vector<long> at;
   boxes.clear();
   sorted_dst.clear();
-  for (size_t n : order) {
+  for (size_t n : by_patch(dst, box, patches)) {
     at.push_back(in[n].at);
     boxes.push_back(box[n]);
     sorted_dst.push_back(dst[n]);

@@ -225,7 +225,7 @@ class CopyPlan {
 /// that makes its own patch's copies before it reads them (patch p's:
 /// amr/patch_teams.hpp's team_set_rows(member, boxes, of_patch(p), f), and the same over
 /// received_boxes): a plan's on-rank copies and, after its exchange of Copies::messages,
-/// the unpacking of what other ranks sent (received_row).
+/// the unpacking of what other ranks sent (received_cells).
 struct CopiesByPatch {
   CopiesByPatch() = default;
   /// plan's into patches 0 .. patches - 1, for fields of ncomp components.
@@ -242,16 +242,14 @@ struct CopiesByPatch {
   Kokkos::View<double*> received;
 };
 
-/// Piece n of c's received cells: those of parity `parity` (0 or 1; -1: all) in row (j,
-/// k), i0..i1, into u's patch (component 0).
-KOKKOS_FORCEINLINE_FUNCTION void received_row(const CopiesByPatch& c, int n,
-                                              const Kokkos::View<FabRef*>& u, int parity,
-                                              int j, int k, int i0, int i1) {
+/// Piece n of c's received cells i0, i0 + step, ... up to i1 of row (j, k), into u's
+/// patch (component 0; as copy_tag_cells).
+KOKKOS_FORCEINLINE_FUNCTION void received_cells(const CopiesByPatch& c, int n,
+                                                const Kokkos::View<FabRef*>& u, int j,
+                                                int k, int i0, int i1, int step) {
   const Field3 from =
       field_over(c.received.data() + c.received_at(n), c.received_boxes.box(n));
   const Field3 to = u(c.received_dst(n)).c0;
-  const int step = parity < 0 ? 1 : 2;
-  if (parity >= 0) i0 += (parity - i0 - j - k) & 1;
   PW_INDEPENDENT_ITERATIONS
   for (int i = i0; i <= i1; i += step)
     to(i, j, k) = from(i, j, k);

@@ -74,28 +74,26 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
       });
 }
 
-/// Copy c's cells of parity `parity` (0 or 1; -1: all) in row (j, k), i0..i1
-/// (component 0).
-KOKKOS_FORCEINLINE_FUNCTION void copy_tag_row(const CopyTag& c, const Refs& u, int parity,
-                                              int j, int k, int i0, int i1) {
-  copy_tag_cells(c, u(c.dst).c0, u(c.src).c0, j, k,
-                 parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1), i1,
-                 parity < 0 ? 1 : 2);
-}
-
 /// Within a team: patch p's copies of c (p < 0: every patch's), from patches of this
-/// rank and from the messages received, their cells of parity `parity` (-1: all). No
-/// barrier.
+/// rank and from the messages received, their cells of parity `parity` (0 or 1; -1:
+/// all). No barrier.
 KOKKOS_FORCEINLINE_FUNCTION void team_copies(const TeamMember& m, const CopiesByPatch& c,
                                              int p, const Refs& u, int parity) {
+  const int step = parity < 0 ? 1 : 2;
+  // Row (j, k)'s first cell of the parity from i0.
+  const auto first = [&](int i0, int j, int k) {
+    return parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1);
+  };
   team_set_rows(m, c.boxes, p < 0 ? c.boxes.all() : c.of_patch(p),
                 [&](int t, int j, int k, int i0, int i1) {
-                  copy_tag_row(c.tags(t), u, parity, j, k, i0, i1);
+                  const CopyTag tag = c.tags(t);
+                  copy_tag_cells(tag, u(tag.dst).c0, u(tag.src).c0, j, k, first(i0, j, k),
+                                 i1, step);
                 });
   const BoxSet& in = c.received_boxes;
   team_set_rows(m, in, p < 0 ? in.all() : c.received_of_patch(p),
                 [&](int n, int j, int k, int i0, int i1) {
-                  received_row(c, n, u, parity, j, k, i0, i1);
+                  received_cells(c, n, u, j, k, first(i0, j, k), i1, step);
                 });
 }
 
@@ -414,8 +412,7 @@ KOKKOS_FORCEINLINE_FUNCTION void prolong_patch(const ProlongOps& o, int n,
 /// Within one team: the prolongation stage over every patch (the coarse ghosts' copies,
 /// the walls face by face, the prolongation), barriers between.
 KOKKOS_INLINE_FUNCTION void team_prolong_all(const TeamMember& m, const ProlongOps& o) {
-  const CopiesByPatch& c = o.copies;
-  team_copies(m, c, -1, o.cr, -1);
+  team_copies(m, o.copies, -1, o.cr, -1);
   m.team_barrier();
   const int count = o.rows.size();
   team_fill_walls(m, o.geom, o.walls, count, [&](int n) { return coarse_fab(o, n); });
@@ -510,8 +507,7 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
         // The coarse patch's ghosts: copies of other coarse patches' interiors (or of
         // its own, scaled; or received), which no team writes, then its walls, from its
         // own cells.
-        const CopiesByPatch& c = o.copies;
-        team_copies(m, c, p, o.cr, -1);
+        team_copies(m, o.copies, p, o.cr, -1);
         m.team_barrier();
         team_fill_walls(m, o.geom, o.walls, 1, [&](int) { return coarse_fab(o, n); });
         prolong_patch(o, n, [&](const Box& b, const auto& row) { team_rows(m, b, row); });
