@@ -16,15 +16,9 @@ namespace pw {
 // functions of internal linkage (the launch can fail at run time).
 namespace copy_detail {
 
-/// Every piece in one launch (a team per piece, its rows over the team's threads), not a
-/// launch per piece: an exchange has hundreds of thin pieces, of very different sizes
-/// (faces, edges, corners), hence the teams' dynamic schedule (team_policy). A row runs
-/// along x, or along the piece's longest side where it is under 4 cells thick in x: a
-/// ghost face normal to x (2 x 16 x 16 beside a 16^3 patch) would otherwise make rows of
-/// 1 or 2 cells, each costing more to find than to copy. With a parity (0 or 1) only the
-/// cells with (i + j + k) % 2 == parity (destination indices) are copied: every other
-/// cell of a row. A piece's scale multiplies what is read from a source fab (not 1: a
-/// branch per row, so that plain copies stay plain).
+/// Every piece in one launch (a team per piece, team_copy_piece), not a launch per
+/// piece: an exchange has hundreds of thin pieces, of very different sizes (faces,
+/// edges, corners), hence the teams' dynamic schedule (team_policy).
 void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
                  const Kokkos::View<FabRef*>& from_refs,
                  const Kokkos::View<FabRef*>& from_y_refs,
@@ -38,66 +32,8 @@ void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces
         const FabRef from = pc.from >= 0 ? from_refs(pc.from) : FabRef{};
         const FabRef from_y = blend && pc.from >= 0 ? from_y_refs(pc.from) : FabRef{};
         const FabRef to = pc.to >= 0 ? to_refs(pc.to) : FabRef{};
-        double* const pbuf = pc.buf_cell >= 0 ? buffer + pc.buf_cell * nc : nullptr;
-        const IntVect sz = pc.box.size();
-        int d = 0;  // along the row
-        if (sz[0] < 4) {
-          if (sz[1] > sz[d]) d = 1;
-          if (sz[2] > sz[d]) d = 2;
-        }
-        const int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;  // across rows
-        const int step = parity < 0 ? 1 : 2;
-        const long ncell = pc.box.num_cells();
-        const long buf_stride[3] = {1, sz[0], long(sz[0]) * sz[1]};
-        const long to_stride[3] = {1, to.c0.sj, to.c0.sk};
-        const long from_stride[3] = {1, from.c0.sj, from.c0.sk};
-        const long bs = buf_stride[d] * step, ts = to_stride[d] * step,
-                   fs = from_stride[d] * step;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, sz[a] * sz[b]), [&](int row) {
-          IntVect q = pc.box.lo;  // the row's first cell to copy
-          q[a] += row % sz[a];
-          q[b] += row / sz[a];
-          if (parity >= 0 && ((q[0] + q[1] + q[2]) & 1) != parity) ++q[d];
-          const int len = (pc.box.hi[d] - q[d] + step) / step;
-          if (len <= 0) return;
-          const long cell =
-              (q[0] - pc.box.lo[0]) +
-              sz[0] * ((q[1] - pc.box.lo[1]) + long(sz[1]) * (q[2] - pc.box.lo[2]));
-          const IntVect f{q[0] - pc.shift[0], q[1] - pc.shift[1], q[2] - pc.shift[2]};
-          for (int c = 0; c < nc; ++c) {
-            double* buf = pbuf ? pbuf + c * ncell + cell : nullptr;
-            // The destination: the fab or the buffer.
-            double* dst = to.c0.p ? &to(q[0], q[1], q[2], c) : buf;
-            const long st = to.c0.p ? ts : bs;
-            if (!from.c0.p) {
-              for (int t = 0; t < len; ++t)
-                dst[t * st] = buf[t * bs];
-              continue;
-            }
-            const double* src = &from(f[0], f[1], f[2], c);
-            if (pc.scale2 != 0.0) {  // a second cell of the same source (not blended)
-              const double* src2 =
-                  &from(q[0] - pc.shift2[0], q[1] - pc.shift2[1], q[2] - pc.shift2[2], c);
-              for (int t = 0; t < len; ++t)
-                dst[t * st] = pc.scale * src[t * fs] + pc.scale2 * src2[t * fs];
-              continue;
-            }
-            if (!blend && pc.scale == 1.0) {
-              for (int t = 0; t < len; ++t)
-                dst[t * st] = src[t * fs];
-              continue;
-            }
-            if (!blend) {
-              for (int t = 0; t < len; ++t)
-                dst[t * st] = pc.scale * src[t * fs];
-              continue;
-            }
-            // The same cell of the second state: its fab has the same shape.
-            const double* y = &from_y(f[0], f[1], f[2], c);
-            for (int t = 0; t < len; ++t)
-              dst[t * st] = pc.scale * ((1.0 - w) * src[t * fs] + w * y[t * fs]);
-          }
-        });
+        double* const buf = pc.buf_cell >= 0 ? buffer + pc.buf_cell * nc : nullptr;
+        team_copy_piece(m, pc, from, from_y, to, buf, w, nc, parity);
       });
 }
 
@@ -187,17 +123,17 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
 
 namespace copy_detail {
 
-/// The indices of the non-empty boxes, ordered by destination patch (the given order
-/// within a patch); std::logic_error for a patch beyond [0, patches).
-std::vector<size_t> by_patch(const std::vector<int>& dst, const std::vector<Box>& box,
+/// The indices of the non-empty boxes, ordered by patch (the given order within a
+/// patch); std::logic_error for a patch beyond [0, patches).
+std::vector<size_t> by_patch(const std::vector<int>& patch, const std::vector<Box>& box,
                              size_t patches) {
   std::vector<size_t> order;
-  for (size_t n = 0; n < dst.size(); ++n)
+  for (size_t n = 0; n < patch.size(); ++n)
     if (!box[n].empty()) order.push_back(n);
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return dst[a] < dst[b]; });
-  if (!order.empty() && (dst[order.front()] < 0 || dst[order.back()] >= int(patches)))
-    throw std::logic_error("CopiesByPatch: a copy into a patch beyond the layout");
+                   [&](size_t a, size_t b) { return patch[a] < patch[b]; });
+  if (!order.empty() && (patch[order.front()] < 0 || patch[order.back()] >= int(patches)))
+    throw std::logic_error("CopiesByPatch: a copy with a patch beyond the layout");
   return order;
 }
 
@@ -244,6 +180,26 @@ CopiesByPatch::CopiesByPatch(CopyPlan& plan, int ncomp, size_t patches) {
   received_of_patch =
       device_copy("copy::by_patch::received_runs", item_runs(boxes, sorted_dst, patches));
   if (plan.messages()) received = plan.receive_buffer(ncomp);
+
+  const std::vector<CopyPlan::Piece> out = plan.sent();
+  std::vector<int> src;
+  box.clear();
+  for (const CopyPlan::Piece& pc : out) {
+    src.push_back(pc.from);
+    box.push_back(pc.box);
+  }
+  std::vector<CopyPlan::Piece> pieces;
+  std::vector<int> first(patches + 1, 0);
+  for (size_t n : by_patch(src, box, patches)) {
+    pieces.push_back(out[n]);
+    ++first[size_t(src[n]) + 1];
+  }
+  for (size_t p = 0; p < patches; ++p)
+    first[p + 1] += first[p];
+  sent_pieces = device_copy("copy::by_patch::sent_pieces", pieces);
+  sent_first = device_copy("copy::by_patch::sent_first", first);
+  this->ncomp = ncomp;
+  if (plan.messages()) sent = plan.send_buffer(ncomp);
 }
 
 void CopyPlan::build_pieces() {
@@ -364,6 +320,23 @@ std::vector<CopyPlan::Received> CopyPlan::received(int ncomp) const {
   return out;
 }
 
+std::vector<CopyPlan::Piece> CopyPlan::sent() const {
+  std::vector<Piece> out;
+  long first = 0;
+  for (const Peer& p : sends_)
+    for (const CopyTag& t : p.tags) {
+      out.push_back({t.src, -1, first, t.box, t.shift, t.scale, t.shift2, t.scale2});
+      first += t.box.num_cells();
+    }
+  return out;
+}
+
+Kokkos::View<double*> CopyPlan::send_buffer(int ncomp) {
+  send_buf_.reserve(size_t(send_cells_ * ncomp), false);
+  send_buf_.lent = true;
+  return send_buf_.buf;
+}
+
 Kokkos::View<double*> CopyPlan::receive_buffer(int ncomp) {
   recv_buf_.reserve(size_t(recv_cells_ * ncomp), false);
   recv_buf_.lent = true;
@@ -380,7 +353,7 @@ long CopyPlan::cells_received() const {
 void CopyPlan::MessageBuffer::reserve(size_t n, bool mirrored) {
   if (buf.extent(0) < n) {
     if (lent)
-      throw std::logic_error("CopyPlan: a receive buffer lent to a launch cannot grow");
+      throw std::logic_error("CopyPlan: a message buffer lent to a launch cannot grow");
     buf = Buffer();  // free before allocating the larger one
     host = Buffer::HostMirror();
     buf = Buffer(Kokkos::ViewAllocateWithoutInitializing("copy::buffer"), n);
@@ -447,9 +420,11 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     MPI_Irecv(message(recv_buf_, p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag,
               comm.raw(), &requests_.back());
   }
-  // 2. Pack (one launch for every peer) and send.
+  // 2. Pack (one launch for every peer, unless the caller's last launch did) and send.
   if (!sends_.empty()) {
-    launch("copy::pack", pack_, src_.refs(), y, Refs(), send_buf_.buf.data(), w, parity);
+    if (which != Copies::packed)
+      launch("copy::pack", pack_, src_.refs(), y, Refs(), send_buf_.buf.data(), w,
+             parity);
     // MPI reads the packed buffer: on the device once the pack has run, else its host
     // copy (deep_copy fences, and only fences where host and device share memory).
     const std::pair<long, long> range(0, send_cells_ * nc);
@@ -491,7 +466,7 @@ void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
     Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
                       Kokkos::subview(recv_buf_.host, range));
   }
-  if (which_ == Copies::messages) return;
+  if (which_ != Copies::all) return;
   launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs(), recv_buf_.buf.data(), 0.0,
          parity_);
 }

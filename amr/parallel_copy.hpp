@@ -11,6 +11,7 @@
 #include "amr/fab.hpp"
 #include "amr/field3.hpp"
 #include "amr/layout.hpp"
+#include "amr/patch_teams.hpp"
 
 namespace pw {
 
@@ -52,8 +53,10 @@ class CopyPlan {
  public:
   /// Which copies an exchange makes: all, or only its messages (packed, sent and
   /// received; a launch then makes the on-rank copies and unpacks what came:
-  /// CopiesByPatch).
-  enum class Copies { all, messages };
+  /// CopiesByPatch), or only sends and receives them (`packed`: the send buffer already
+  /// holds this exchange's cells, packed by the caller's last launch from the cells as
+  /// they are now, with this exchange's parity: CopiesByPatch's sent pieces).
+  enum class Copies { all, messages, packed };
 
   CopyPlan() = default;
   /// A plan from explicit tags. Every rank passes the same owners and the tags it takes
@@ -80,7 +83,7 @@ class CopyPlan {
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
   /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed, but
-  /// not a receive buffer lent to a launch: receive_buffer());
+  /// not one lent to a launch: receive_buffer(), send_buffer());
   /// MPI gets the device buffers where comm.device_buffers(), else their host mirrors.
   /// parity 0 or 1: only the destination cells with (i + j + k) % 2 == parity (one colour
   /// of a red-black sweep); -1: all.
@@ -128,6 +131,9 @@ class CopyPlan {
   /// that unpacks it (Copies::messages): allocated now, and never reallocated after (an
   /// exchange of more components is refused).
   Kokkos::View<double*> receive_buffer(int ncomp);
+  /// The device buffer an exchange of `ncomp` components sends from, for a launch that
+  /// packs it (Copies::packed): as receive_buffer().
+  Kokkos::View<double*> send_buffer(int ncomp);
   /// The destination patches that receive cells from another rank (ascending).
   std::vector<int> receiving_patches() const;
 
@@ -146,6 +152,9 @@ class CopyPlan {
     IntVect shift2;      // the tag's second term (scale2 not 0)
     double scale2 = 0.0;
   };
+  /// The pieces this rank sends, in the plan's order, `from` their source patch (not a
+  /// slot), buf_cell their place in send_buffer().
+  std::vector<Piece> sent() const;
 
  private:
   using Buffer = Kokkos::View<double*>;
@@ -188,7 +197,7 @@ class CopyPlan {
   struct MessageBuffer {
     Buffer buf;
     Buffer::HostMirror host;
-    bool lent = false;  // to a launch that unpacks it: buf stays
+    bool lent = false;  // to a launch that packs or unpacks it: buf stays
     /// Hold at least n doubles; the host mirror too when `mirrored`.
     void reserve(size_t n, bool mirrored);
   };
@@ -221,11 +230,90 @@ class CopyPlan {
   double start_ = 0;
 };
 
+/// Within a team: piece pc's cells from fab `from` (blended with `from_y` by w where it
+/// has data) or, where `from` has none, from `buf`, into fab `to` or, where it has none,
+/// into `buf` (the piece's place in a message buffer: nc components one after another, i
+/// fastest); its rows over the team's threads. With a parity (0 or 1) only the cells
+/// with (i + j + k) % 2 == parity (destination indices): every other cell of a row. A
+/// row runs along x, or along the piece's longest side where it is under 4 cells thick
+/// in x: a ghost face normal to x (2 x 16 x 16 beside a 16^3 patch) would otherwise make
+/// rows of 1 or 2 cells, each costing more to find than to copy. The piece's scale
+/// multiplies what is read from a fab (not 1: a branch per row, so that plain copies
+/// stay plain). No barrier.
+KOKKOS_FORCEINLINE_FUNCTION void team_copy_piece(const TeamMember& m,
+                                                 const CopyPlan::Piece& pc,
+                                                 const FabRef& from, const FabRef& from_y,
+                                                 const FabRef& to, double* buf, double w,
+                                                 int nc, int parity) {
+  const bool blend = from_y.c0.p != nullptr;
+  const IntVect sz = pc.box.size();
+  int d = 0;  // along the row
+  if (sz[0] < 4) {
+    if (sz[1] > sz[d]) d = 1;
+    if (sz[2] > sz[d]) d = 2;
+  }
+  const int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;  // across rows
+  const int step = parity < 0 ? 1 : 2;
+  const long ncell = pc.box.num_cells();
+  const long buf_stride[3] = {1, sz[0], long(sz[0]) * sz[1]};
+  const long to_stride[3] = {1, to.c0.sj, to.c0.sk};
+  const long from_stride[3] = {1, from.c0.sj, from.c0.sk};
+  const long bs = buf_stride[d] * step, ts = to_stride[d] * step,
+             fs = from_stride[d] * step;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, sz[a] * sz[b]), [&](int row) {
+    IntVect q = pc.box.lo;  // the row's first cell to copy
+    q[a] += row % sz[a];
+    q[b] += row / sz[a];
+    if (parity >= 0 && ((q[0] + q[1] + q[2]) & 1) != parity) ++q[d];
+    const int len = (pc.box.hi[d] - q[d] + step) / step;
+    if (len <= 0) return;
+    const long cell =
+        (q[0] - pc.box.lo[0]) +
+        sz[0] * ((q[1] - pc.box.lo[1]) + long(sz[1]) * (q[2] - pc.box.lo[2]));
+    const IntVect f{q[0] - pc.shift[0], q[1] - pc.shift[1], q[2] - pc.shift[2]};
+    for (int c = 0; c < nc; ++c) {
+      double* const bc = buf ? buf + c * ncell + cell : nullptr;
+      // The destination: the fab or the buffer.
+      double* dst = to.c0.p ? &to(q[0], q[1], q[2], c) : bc;
+      const long st = to.c0.p ? ts : bs;
+      if (!from.c0.p) {
+        for (int t = 0; t < len; ++t)
+          dst[t * st] = bc[t * bs];
+        continue;
+      }
+      const double* src = &from(f[0], f[1], f[2], c);
+      if (pc.scale2 != 0.0) {  // a second cell of the same source (not blended)
+        const double* src2 =
+            &from(q[0] - pc.shift2[0], q[1] - pc.shift2[1], q[2] - pc.shift2[2], c);
+        for (int t = 0; t < len; ++t)
+          dst[t * st] = pc.scale * src[t * fs] + pc.scale2 * src2[t * fs];
+        continue;
+      }
+      if (!blend && pc.scale == 1.0) {
+        for (int t = 0; t < len; ++t)
+          dst[t * st] = src[t * fs];
+        continue;
+      }
+      if (!blend) {
+        for (int t = 0; t < len; ++t)
+          dst[t * st] = pc.scale * src[t * fs];
+        continue;
+      }
+      // The same cell of the second state: its fab has the same shape.
+      const double* y = &from_y(f[0], f[1], f[2], c);
+      for (int t = 0; t < len; ++t)
+        dst[t * st] = pc.scale * ((1.0 - w) * src[t * fs] + w * y[t * fs]);
+    }
+  });
+}
+
 /// Copies on the device grouped by destination patch, for a launch with a team per patch
 /// that makes its own patch's copies before it reads them (patch p's:
 /// amr/patch_teams.hpp's team_set_rows(member, boxes, of_patch(p), f), and the same over
 /// received_boxes): a plan's on-rank copies and, after its exchange of Copies::messages,
-/// the unpacking of what other ranks sent (received_cells).
+/// the unpacking of what other ranks sent (received_cells); and the packing, by source
+/// patch, of what this rank sends in its next exchange of Copies::packed
+/// (team_copy_piece over sent_pieces).
 struct CopiesByPatch {
   CopiesByPatch() = default;
   /// plan's into patches 0 .. patches - 1, for fields of ncomp components.
@@ -240,6 +328,12 @@ struct CopiesByPatch {
   Kokkos::View<int*> received_dst;
   Kokkos::View<BoxSet::Range*> received_of_patch;
   Kokkos::View<double*> received;
+  // The pieces sent (CopyPlan::sent()), by source patch: patch p's are sent_first(p) to
+  // sent_first(p + 1) - 1; their cells go to the plan's send buffer `sent`.
+  Kokkos::View<CopyPlan::Piece*> sent_pieces;
+  Kokkos::View<int*> sent_first;
+  Kokkos::View<double*> sent;
+  int ncomp = 1;
 };
 
 /// Piece n of c's received cells i0, i0 + step, ... up to i1 of row (j, k), into u's

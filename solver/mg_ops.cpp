@@ -97,9 +97,21 @@ KOKKOS_FORCEINLINE_FUNCTION void team_copies(const TeamMember& m, const CopiesBy
                 });
 }
 
+/// Within a team: patch p's cells of parity `parity` (-1: all) that c's plan sends, into
+/// its send buffer. No barrier. Kept out of the flattened sweep, whose loops it slowed.
+PW_NOINLINE KOKKOS_FUNCTION void team_pack(const TeamMember& m, const CopiesByPatch& c,
+                                           int p, const Refs& u, int parity) {
+  for (int n = c.sent_first(p); n < c.sent_first(p + 1); ++n) {
+    const CopyPlan::Piece pc = c.sent_pieces(n);
+    team_copy_piece(m, pc, u(p), FabRef{}, FabRef{},
+                    c.sent.data() + pc.buf_cell * c.ncomp, 0.0, c.ncomp, parity);
+  }
+}
+
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
-                              const PoissonStencil& s, double omega) {
+                              const PoissonStencil& s, double omega,
+                              std::optional<int> pack) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::gauss_seidel_with_copies: one component (it copies c0)");
   if (rows.empty()) return;
@@ -108,6 +120,8 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
   const int parity = 1 - color;  // the ghosts the colour reads
+  const bool packs = pack.has_value() && c.sent_pieces.extent(0) > 0;
+  const int pack_parity = pack.value_or(-1);
   Kokkos::parallel_for(
       "mg::gauss_seidel_with_copies", team_policy(rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
@@ -121,6 +135,11 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
         team_rows(m, rows.box(n), [&](int j, int k, int ii0, int ii1) {
           gauss_seidel_row(b, color, j, k, ii0, ii1, ua, fa, s, in, omega);
         });
+        if (!packs) return;
+        // The pack reads the patch's own cells only: the team's sweep is all it waits
+        // for.
+        m.team_barrier();
+        team_pack(m, c, p, ur, pack_parity);
       });
 }
 

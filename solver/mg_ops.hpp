@@ -4,6 +4,8 @@
 // returns this rank's part.
 #pragma once
 
+#include <optional>
+
 #include "amr/boundary.hpp"
 #include "amr/box_set.hpp"
 #include "amr/level_data.hpp"
@@ -29,12 +31,15 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 /// (u.copies_by_patch(true); u of one component), each patch's team making its
 /// own and then sweeping it: the exchange's on-rank copies, its unpacking and the sweep
 /// in one launch, the same bits. After u.fill_boundary(comm, true, 1 - color,
-/// Copies::messages). Only where every copy
-/// reads a cell of the colour it writes, or a cell of its own patch: not across a
-/// periodic seam of odd length.
+/// Copies::messages), or Copies::packed if the launch before packed with parity
+/// 1 - color. Only where every copy reads a cell of the colour it writes, or a cell of
+/// its own patch: not across a periodic seam of odd length. `pack` (a parity, -1: all
+/// cells): then each team packs its patch's cells that other ranks receive (copies'
+/// sent pieces), for the next exchange, of Copies::packed and that parity.
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
-                              const PoissonStencil& s, double omega);
+                              const PoissonStencil& s, double omega,
+                              std::optional<int> pack = std::nullopt);
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);

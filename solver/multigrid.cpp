@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "amr/deck.hpp"
@@ -323,22 +324,33 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // making its own copies before it sweeps, where no copy reads what another team
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
   // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
-  // team's own patch. The messages come first; the launch unpacks them too.
+  // team's own patch. The messages come first; the launch unpacks them too, and packs
+  // what the next exchange sends (the cells it swept, or all for the restriction's), so
+  // that only the first half-sweep's exchange launches a pack of its own.
   const bool one_launch = !g.colours_differ_across_a_seam();
+  using Copies = LevelData::Copies;
+  std::optional<int> packed;  // the parity the last launch packed for
+  const auto messages = [&](int parity) {
+    return packed == parity ? Copies::packed : Copies::messages;
+  };
   for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
       if (one_launch) {
-        phi.fill_boundary(g.comm, true, 1 - color, LevelData::Copies::messages);
+        phi.fill_boundary(g.comm, true, 1 - color, messages(1 - color));
+        const bool last = s + 1 == sweeps && color == 1;
+        packed = !last        ? std::optional<int>(color)
+                 : after.crse ? std::optional<int>(after.parity)
+                              : std::nullopt;
         mg::gauss_seidel_with_copies(phi, phi.copies_by_patch(true), f, g.colour, color,
-                                     g.stencil, cfg_.omega);
+                                     g.stencil, cfg_.omega, packed);
       } else {
         phi.fill_boundary(g.comm, true, 1 - color);
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
       }
     }
   if (after.crse) {
-    phi.fill_boundary(g.comm, true, after.parity, LevelData::Copies::messages);
+    phi.fill_boundary(g.comm, true, after.parity, messages(after.parity));
     mg::restrict_residual_with_copies(phi, phi.copies_by_patch(true), f, g.stencil,
                                       after);
   }

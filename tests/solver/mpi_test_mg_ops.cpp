@@ -1,7 +1,8 @@
 // The multigrid launches that make their own ghost copies, across ranks: after an
 // exchange of its messages only (LevelData::Copies::messages) each patch's team unpacks
-// what other ranks sent beside its on-rank copies, and gives the bits of the whole
-// exchange and the separate launches (at 1 rank: no message).
+// what other ranks sent beside its on-rank copies, and a sweep packs what the next
+// exchange sends (Copies::packed): the bits of the whole exchange and the separate
+// launches (at 1 rank: no message).
 #include <gtest/gtest.h>
 
 #include "amr/launch_counter.hpp"
@@ -21,7 +22,8 @@ TEST(MgOpsAcrossRanks, LaunchesUnpackingTheirMessagesGiveTheExchangeBits) {
   // reads, so a message not unpacked shows.
   const Comm comm;
   const int me = comm.rank();
-  const LevelData::Copies messages = LevelData::Copies::messages;
+  const LevelData::Copies messages = LevelData::Copies::messages,
+                          packed = LevelData::Copies::packed;
   for (int dim : {2, 3})
     for (auto shape : {TwoGrids::covering, TwoGrids::refined})
       for (int width : {1, 2}) {
@@ -37,21 +39,24 @@ TEST(MgOpsAcrossRanks, LaunchesUnpackingTheirMessagesGiveTheExchangeBits) {
           if (shape == TwoGrids::refined) u[v].set_coarse_fine_from_inside(-0.6);
         }
         const LevelData f = ghosted_field("f", t.fine, t.g, 5, 0, me);
+        // The first half-sweep's exchange packs; each sweep then packs what the next
+        // exchange sends (the last: every cell, for the residual's).
         const BoxSet rows = mg::colour_rows(u[0]);
         for (int sweep = 0; sweep < 2; ++sweep)
           for (int color = 0; color < 2; ++color) {
             u[0].fill_boundary(comm, true, 1 - color);
             mg::gauss_seidel(u[0], f, rows, color, t.s, 1.3);
-            u[1].fill_boundary(comm, true, 1 - color, messages);
+            const bool first = sweep == 0 && color == 0, last = sweep == 1 && color == 1;
+            u[1].fill_boundary(comm, true, 1 - color, first ? messages : packed);
             mg::gauss_seidel_with_copies(u[1], u[1].copies_by_patch(true), f, rows, color,
-                                         t.s, 1.3);
+                                         t.s, 1.3, last ? -1 : color);
             SCOPED_TRACE(::testing::Message()
                          << "sweep " << sweep << " colour " << color);
             expect_same_bits(u[0], u[1]);
           }
         u[0].fill_boundary(comm, true);
         mg::residual(r[0], u[0], f, t.s);
-        u[1].fill_boundary(comm, true, -1, messages);
+        u[1].fill_boundary(comm, true, -1, packed);
         mg::residual_with_copies(r[1], u[1], u[1].copies_by_patch(true), f, t.s);
         {
           SCOPED_TRACE("residual");
@@ -85,21 +90,29 @@ TEST(MgOpsAcrossRanks, LaunchesUnpackingTheirMessagesGiveTheExchangeBits) {
       }
 }
 
-TEST(MgOpsAcrossRanks, AHalfSweepAcrossRanksIsThePackAndOneLaunch) {
-  // The sender packs (one launch), the sweep's launch unpacks: no launch of its own.
+TEST(MgOpsAcrossRanks, AHalfSweepAcrossRanksIsOneLaunch) {
+  // The sender packs (one launch), the sweep's launch unpacks: no launch of its own; and
+  // after a sweep that packed, the sweep's launch is all.
   const Comm comm;
   const TwoGrids t(3, TwoGrids::covering, comm.size());
   LevelData u = ghosted_field("u", t.fine, t.g, 1, 1, comm.rank());
   const LevelData f = ghosted_field("f", t.fine, t.g, 2, 0, comm.rank());
   const BoxSet rows = mg::colour_rows(u);
-  const auto half_sweep = [&] {
-    u.fill_boundary(comm, true, 1, LevelData::Copies::messages);
-    mg::gauss_seidel_with_copies(u, u.copies_by_patch(true), f, rows, 0, t.s, 1.0);
+  const auto half_sweep = [&](int color, LevelData::Copies which) {
+    u.fill_boundary(comm, true, 1 - color, which);
+    mg::gauss_seidel_with_copies(u, u.copies_by_patch(true), f, rows, color, t.s, 1.0,
+                                 color);
   };
-  half_sweep();  // the plans, buffers and copies are built once
-  LaunchCounter counter;
-  half_sweep();
+  half_sweep(0, LevelData::Copies::messages);  // plans, buffers, copies built once
+  half_sweep(1, LevelData::Copies::packed);
+  const auto launches = [](auto&& f) {
+    const LaunchCounter counter;
+    f();
+    return counter.launches();
+  };
   // Round-robin: at 2 ranks or more every rank sends and receives.
-  EXPECT_EQ(counter.launches(), comm.size() > 1 ? 2 : 1);
+  EXPECT_EQ(launches([&] { half_sweep(0, LevelData::Copies::messages); }),
+            comm.size() > 1 ? 2 : 1);
   EXPECT_EQ(u.exchange_has_messages(true), comm.size() > 1);
+  EXPECT_EQ(launches([&] { half_sweep(1, LevelData::Copies::packed); }), 1);
 }
