@@ -84,7 +84,8 @@ class LevelData {
   /// 5/7-point stencil reads: fewer cells and far fewer pieces to copy). parity 0 or 1:
   /// only the ghost cells with (i + j + k) % 2 == parity (what one colour of a red-black
   /// sweep reads); -1: all. which: all the copies, or only the messages (a launch then
-  /// makes the on-rank copies and unpacks what came itself: copies_by_patch).
+  /// makes the on-rank copies and unpacks what came itself: copies_by_patch), or only
+  /// the sends and receives of what the launch before packed (Copies::packed).
   using Copies = CopyPlan::Copies;
   void fill_boundary_begin(const Comm& comm, bool cross = false, int parity = -1,
                            Copies which = Copies::all);
@@ -115,7 +116,9 @@ class LevelData {
   /// and the cells received (for a launch with a team per patch that makes its patch's
   /// copies and then reads them). Only after that exchange, before the next one of the
   /// plan this field shares with its like() copies (the received cells wait in its
-  /// buffer), and with the same parity.
+  /// buffer), and with the same parity. Also the cells this rank sends, by source patch,
+  /// for a launch that packs them into the plan's send buffer after the last exchange's
+  /// finish, for the next exchange, of Copies::packed and the parity it packed.
   const CopiesByPatch& copies_by_patch(bool cross);
   /// Whether fill_boundary(comm, cross) sends or receives anything on this rank (if
   /// not, its copies are all on_rank_copies).

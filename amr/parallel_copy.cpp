@@ -380,6 +380,8 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
                      std::vector<Fab>& dst, const Comm& comm, int tag, int parity,
                      Copies which) {
   // Checked before any message is posted, so that a refusal leaves nothing in flight.
+  if (which == Copies::packed && !sends_.empty() && !send_buf_.lent)
+    throw std::logic_error("CopyPlan: Copies::packed, but no launch packs the messages");
   if (src_y) {
     for (int n : src_.fab)
       if (!same_shape(src[size_t(n)], (*src_y)[size_t(n)]))

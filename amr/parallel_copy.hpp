@@ -79,7 +79,9 @@ class CopyPlan {
   /// Execute in two phases so that the caller can work while messages fly: begin() posts
   /// the receives, packs and sends, and does the on-rank copies; finish() waits and
   /// unpacks in the plan's order (which = Copies::messages: neither, the caller's launch
-  /// makes them). src[n] / dst[n] must be allocated on their owners
+  /// makes them; Copies::packed: nor the pack, the caller's last launch made it; a
+  /// logic_error where no launch was lent the send buffer). src[n] / dst[n] must be
+  /// allocated on their owners
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
   /// distinct `tag`s. Message buffers are kept between exchanges (grown when needed, but

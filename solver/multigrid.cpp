@@ -325,8 +325,9 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
   // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
   // team's own patch. The messages come first; the launch unpacks them too, and packs
-  // what the next exchange sends (the cells it swept, or all for the restriction's), so
-  // that only the first half-sweep's exchange launches a pack of its own.
+  // what the next exchange sends (the cells it swept, or the restriction's parity:
+  // colour 1's, or all where the coarse-fine ghosts need them), so that only the first
+  // half-sweep's exchange launches a pack of its own.
   const bool one_launch = !g.colours_differ_across_a_seam();
   using Copies = LevelData::Copies;
   std::optional<int> packed;  // the parity the last launch packed for
