@@ -216,13 +216,12 @@ void CopyPlan::build_pieces() {
   long first = 0;
   for (Peer& p : sends_) {
     p.first = first;
-    for (const CopyTag& t : p.tags) {
-      host.push_back({src_.slot_of(t.src, src_slot), -1, first, t.box, t.shift, t.scale,
-                      t.shift2, t.scale2});
-      first += t.box.num_cells();
-    }
+    first += p.cells;
   }
   send_cells_ = first;
+  host = sent();
+  for (Piece& piece : host)
+    piece.from = src_.slot_of(piece.from, src_slot);
   upload(pack_, host, "copy::pack_pieces");
   host.clear();
   for (const CopyTag& t : local_)

@@ -214,14 +214,15 @@ KOKKOS_FORCEINLINE_FUNCTION void team_cells_tally(const TeamMember& m, const Box
   m.team_barrier();
 }
 
-/// Within a team: the minimum of f(i, j, k) over the cells of b (+inf for an empty box),
-/// the same value on every thread of the team.
-template <class F>
-KOKKOS_FORCEINLINE_FUNCTION double team_min_cells(const TeamMember& m, const Box& b,
-                                                  const F& f) {
-  double out = Kokkos::reduction_identity<double>::min();
+/// Within a team: the reduction with reducer R (of doubles) of f(acc, j, k, i0, i1),
+/// which takes into acc something of cells i0..i1 of row (j, k), over the rows of b
+/// split as team_rows splits them (whole rows on host backends, one cell per call on
+/// devices); `empty` for an empty box. The same value on every thread of the team.
+template <class R, class F>
+KOKKOS_FORCEINLINE_FUNCTION double team_reduce_rows(const TeamMember& m, const Box& b,
+                                                    double empty, const F& f) {
+  double out = empty;
   if (b.empty()) return out;
-  // Rows on host backends, cells on devices, as team_rows.
   const int lo0 = b.lo[0], lo1 = b.lo[1], lo2 = b.lo[2];
   const int n0 = b.size()[0], n1 = b.size()[1];
   const int per = detail::host_exec() ? n0 : 1;  // cells per work item
@@ -230,13 +231,26 @@ KOKKOS_FORCEINLINE_FUNCTION double team_min_cells(const TeamMember& m, const Box
       [&](int x, double& acc) {
         const long c0 = long(x) * per;
         const int j = lo1 + int((c0 / n0) % n1), k = lo2 + int(c0 / (long(n0) * n1));
-        for (int i = lo0 + int(c0 % n0); i < lo0 + int(c0 % n0) + per; ++i) {
+        const int i0 = lo0 + int(c0 % n0);
+        f(acc, j, k, i0, i0 + per - 1);
+      },
+      R(out));
+  return out;
+}
+
+/// Within a team: the minimum of f(i, j, k) over the cells of b (+inf for an empty box),
+/// the same value on every thread of the team.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION double team_min_cells(const TeamMember& m, const Box& b,
+                                                  const F& f) {
+  return team_reduce_rows<Kokkos::Min<double>>(
+      m, b, Kokkos::reduction_identity<double>::min(),
+      [&](double& acc, int j, int k, int i0, int i1) {
+        for (int i = i0; i <= i1; ++i) {
           const double v = f(i, j, k);
           acc = v < acc ? v : acc;
         }
-      },
-      Kokkos::Min<double>(out));
-  return out;
+      });
 }
 
 }  // namespace pw

@@ -59,8 +59,8 @@ MgConfig read_mg_config(const Deck& deck) {
   c.linear_prolongation =
       choice(deck, "poisson.prolongation", "linear", "linear", "constant") == "linear";
   c.bottom_max_iter = count(deck, "poisson.bottom_max_iter", c.bottom_max_iter, 1);
-  if (deck.has("poisson.bottom_gather_cells"))
-    c.bottom_gather_cells = count(deck, "poisson.bottom_gather_cells", 0, 0);
+  if (deck.has("poisson.gather_cells"))
+    c.gather_cells = count(deck, "poisson.gather_cells", 0, 0);
   c.fail_on_divergence = deck.get<bool>("poisson.fail_on_divergence", false);
   c.level_cycles = count(deck, "poisson.level_cycles", c.level_cycles, 1);
   return c;
@@ -74,8 +74,8 @@ bool serial_launches() {
 #endif
 }
 
-int bottom_gather_limit(const MgConfig& cfg) {
-  if (cfg.bottom_gather_cells >= 0) return cfg.bottom_gather_cells;
+int gather_limit(const MgConfig& cfg) {
+  if (cfg.gather_cells >= 0) return cfg.gather_cells;
   return serial_launches() ? 512 : 4096;
 }
 

@@ -24,11 +24,13 @@ struct MgConfig {
   bool linear_prolongation = true;  // else piecewise constant
   int bottom_max_iter = 500;        // conjugate gradients on the coarsest grid
   double bottom_rtol = 1e-4;        // relative to the bottom rhs (as AMReX's bottom_tol)
-  // A refined level's coarsest grid is held whole by every rank, and solved there in
-  // one launch, when it has at most this many cells (0: never; -1: by the backend, see
-  // bottom_gather_limit): CG in one team instead of seven launches and four MPI
-  // reductions per iteration, for work every rank then repeats.
-  int bottom_gather_cells = -1;
+  // The grids below a level are held whole by every rank from the first with at most
+  // this many cells (0: never; -1: by the backend, see gather_limit): across ranks,
+  // smoothing in one launch without messages instead of a launch and an exchange per
+  // half-sweep, and a refined level's bottom CG in one team instead of seven launches
+  // and four MPI reductions per iteration, for work every rank then repeats. On one
+  // rank only a refined level's bottom is held so (for its CG).
+  int gather_cells = -1;
   bool fail_on_divergence = false;  // a solve that does not converge is an error
   // The composite solve's V-cycles of level 0 in each of its cycles (refined levels
   // smooth). 1: on 128^3 + a refined level, 8 composite cycles against 7 with 2, and
@@ -56,7 +58,7 @@ struct PoissonBc {
 /// poisson.omega [1.15 in 2D, 1.3 in 3D] (in (0, 2)), poisson.cycle ["V"] | "F",
 /// poisson.prolongation
 /// ["linear"] | "constant", poisson.bottom_max_iter [500],
-/// poisson.bottom_gather_cells [by the backend] (>= 0), poisson.fail_on_divergence
+/// poisson.gather_cells [by the backend] (>= 0), poisson.fail_on_divergence
 /// [false], poisson.level_cycles [1] (>= 1). UserError naming the key for a negative or
 /// non-finite tolerance, both tolerances zero, zero cycles, negative sweeps, no sweeps at
 /// all, or an unknown name.
@@ -64,11 +66,12 @@ MgConfig read_mg_config(const Deck& deck);
 
 /// Whether Kokkos's default execution space is Serial (a launch is a function call).
 bool serial_launches();
-/// The most cells of a refined level's bottom grid that is held whole by every rank:
-/// cfg.bottom_gather_cells, or where that is -1, 512 on Serial (above that size every
-/// rank repeating the bottom costs more than the MPI reductions of splitting it), else
-/// 4096 (a launch forks and joins threads, even one, or waits on a device).
-int bottom_gather_limit(const MgConfig& cfg);
+/// The most cells of a grid below a level that is held whole by every rank (see
+/// MgConfig::gather_cells): cfg.gather_cells, or where that is -1, 512 on Serial (above
+/// that size every rank repeating a refined level's bottom costs more than the MPI
+/// reductions of splitting it), else 4096 (a launch forks and joins threads, even one,
+/// or waits on a device).
+int gather_limit(const MgConfig& cfg);
 
 /// poisson.bc_lo / poisson.bc_hi: one of "dirichlet", "neumann" per direction (ignored,
 /// and may be "periodic", where domain.periodic is true); poisson.bc_lo_value /

@@ -111,7 +111,7 @@ PW_NOINLINE KOKKOS_FUNCTION void team_pack(const TeamMember& m, const CopiesByPa
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega,
-                              std::optional<int> pack) {
+                              std::optional<int> pack, bool copy) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::gauss_seidel_with_copies: one component (it copies c0)");
   if (rows.empty()) return;
@@ -128,8 +128,10 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
         const int n = m.league_rank(), p = rows.item(n);
         // The patch's ghosts of the other colour: copies of cells of that colour (or of
         // its own cells, scaled; or received), which no team writes in this launch.
-        team_copies(m, c, p, ur, parity);
-        m.team_barrier();
+        if (copy) {
+          team_copies(m, c, p, ur, parity);
+          m.team_barrier();
+        }
         const Box b = boxes(p);
         const Field3 ua = ur(p).c0, fa = fr(p).c0;
         team_rows(m, rows.box(n), [&](int j, int k, int ii0, int ii1) {
@@ -251,6 +253,36 @@ double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
         for (int i = i0; i <= i1; ++i)
           keep_larger(acc, magnitude(ra(i, j, k)));
       });
+}
+
+double residual_max_with_copies(const LevelData& r, const LevelData& u,
+                                const CopiesByPatch& copies, int parity,
+                                const LevelData& f, const PoissonStencil& s) {
+  if (u.ncomp() != 1)
+    throw std::logic_error("mg::residual_max_with_copies: one component (it copies c0)");
+  const BoxSet rows = u.interiors();
+  if (rows.empty()) return 0.0;
+  const Refs rr = r.refs(), ur = u.refs(), fr = f.refs();
+  const InteriorStencil in = interior(s);
+  const CopiesByPatch c = copies;
+  double out = 0.0;
+  Kokkos::parallel_reduce(
+      "mg::residual_max_with_copies", team_policy(rows.size(), 0),
+      KOKKOS_LAMBDA(const TeamMember& m, double& acc) PW_FLATTEN {
+        const int n = m.league_rank(), p = rows.item(n);
+        team_copies(m, c, p, ur, parity);  // as residual_with_copies
+        m.team_barrier();
+        const Field3 ra = rr(p).c0, ua = ur(p).c0, fa = fr(p).c0;
+        const double patch_max = team_reduce_rows<Kokkos::Max<double>>(
+            m, rows.box(n), 0.0, [&](double& row_acc, int j, int k, int i0, int i1) {
+              residual_row(j, k, i0, i1, ra, ua, fa, s, in);
+              for (int i = i0; i <= i1; ++i)
+                keep_larger(row_acc, magnitude(ra(i, j, k)));
+            });
+        Kokkos::single(Kokkos::PerTeam(m), [&] { keep_larger(acc, patch_max); });
+      },
+      Kokkos::Max<double>(out));
+  return out;
 }
 
 double laplacian_max_product(const LevelData& out, const LevelData& u,

@@ -35,11 +35,12 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 /// 1 - color. Only where every copy reads a cell of the colour it writes, or a cell of
 /// its own patch: not across a periodic seam of odd length. `pack` (a parity, -1: all
 /// cells): then each team packs its patch's cells that other ranks receive (copies'
-/// sent pieces), for the next exchange, of Copies::packed and that parity.
+/// sent pieces), for the next exchange, of Copies::packed and that parity. copy false:
+/// no copies (no exchange before: the ghosts the colour reads are current).
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega,
-                              std::optional<int> pack = std::nullopt);
+                              std::optional<int> pack = std::nullopt, bool copy = true);
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
@@ -68,6 +69,14 @@ void residual_with_copies(const LevelData& r, const LevelData& u,
 /// rank's).
 double residual_max(const LevelData& r, const LevelData& u, const LevelData& f,
                     const PoissonStencil& s);
+/// residual_max, after u's ghosts of parity `parity` (-1: all) from copies
+/// (u.copies_by_patch(true); u of one component), each patch's team making its own
+/// first: the bits of the exchange and residual_max in one launch. After
+/// u.fill_boundary(comm, true, parity, Copies::messages), or Copies::packed if the
+/// launch before packed with that parity.
+double residual_max_with_copies(const LevelData& r, const LevelData& u,
+                                const CopiesByPatch& copies, int parity,
+                                const LevelData& f, const PoissonStencil& s);
 /// out = L u on u's owned interiors, returning from the same launch max |u out| over
 /// them (the scale of conjugate gradients' dot(p, L p): one launch fewer per iteration).
 double laplacian_max_product(const LevelData& out, const LevelData& u,

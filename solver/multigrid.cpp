@@ -16,7 +16,8 @@
 namespace pw {
 
 /// One grid of the hierarchy: distributed (the level's patches, coarsened) or gathered
-/// (one box, the same on every rank, on a communicator of this rank alone).
+/// (held whole by every rank, as patches or one box, on a communicator of this rank
+/// alone).
 struct Multigrid::Grid {
   LevelGeom geom;
   Comm comm;
@@ -37,14 +38,22 @@ struct Multigrid::Grid {
   LevelData cg_p, cg_q;  // the bottom grid's CG directions
   // A gathered bottom grid's CG, in one launch.
   std::unique_ptr<mg::TeamCg> team_cg;
-  // A gathered grid fed by a distributed one: that grid's residual restricted onto
-  // coarsened patches (same owners), then copied into rhs on every rank.
-  bool from_distributed = false;
+  // How rhs comes from the grid above (not on grid 0), and the correction goes back:
+  // coarsened: this grid's patches are those above, halved, on the same ranks; the
+  // residual is restricted onto them and the correction prolonged back in the sweeps'
+  // launches. Else this grid is held whole by every rank and the grid above is not (or
+  // is cut otherwise): the residual is restricted onto the patches above, halved, on
+  // their ranks (restricted_copy), or taken as it is (copy: the coarsest patch grid of
+  // a level covering the domain, whose patches cannot be halved), then copied into rhs
+  // on every rank; the correction goes back in launches of its own.
+  enum class Feed { coarsened, restricted_copy, copy };
+  Feed feed = Feed::coarsened;
+  bool one_box = false;  // level 0's grids below its patches: the domain in one box
   LevelData restricted;
   CopyPlan gather;
   std::vector<Fab> gather_dst;  // gather's destinations (rhs's fabs first)
-  // The first gathered grid's phi once per patch of the grid above (the correction
-  // each of those patches takes).
+  // The first one-box grid's phi once per patch of the grid above (the correction each
+  // of those patches takes).
   mg::Refs phi_per_fine_patch;
 
   size_t size() const { return res.size(); }
@@ -124,10 +133,10 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   top->colour = mg::colour_rows(top->res);
   grids_.push_back(std::move(top));
 
-  // Distributed grids, at most `depth` of them when truncated. Covering the domain:
-  // while every patch stays at least 4 cells wide and even once halved, so that the
-  // gathered grids start one halving below (the same grids follow whatever the cut).
-  // A refined level, whose bottom is solved in place (the smaller, the fewer CG
+  // The patch grids below the level, at most `depth` of them when truncated. Covering
+  // the domain: while every patch stays at least 4 cells wide and even once halved, so
+  // that the one-box grids start one halving below (the same grids follow whatever the
+  // cut). A refined level, whose bottom is solved in place (the smaller, the fewer CG
   // steps): while every cut allows patches 2 cells wide, as its granule says; its
   // smallest patch would make the grids, and so the bits, depend on the cut.
   if (!covers_domain_ && (granule <= 0 || !on_granule(layout.boxes, dim, granule)))
@@ -135,10 +144,11 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
         "Multigrid: a level that does not cover the domain needs the granule its boxes "
         "keep (got {})",
         granule));
+  std::vector<LevelLayout> below;
   LevelLayout L = layout;
   LevelGeom g = geom;
   const auto deeper = [&] {
-    if (truncated_ && int(grids_.size()) >= depth) return false;
+    if (truncated_ && int(below.size()) + 1 >= depth) return false;
     if (covers_domain_) return can_coarsen(L.boxes, dim, 4, /*stay_even=*/true);
     return granule % 2 == 0 && granule >= 4;
   };
@@ -146,14 +156,25 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     granule /= 2;
     for (Box& b : L.boxes)
       b = coarsen(b, r);
+    below.push_back(L);
+  }
+  // Held whole by every rank from the first of them with at most gather_limit(cfg)
+  // cells: across ranks, so that their smoothing takes no message and one launch, for
+  // work every rank repeats; on one rank only a refined level's bottom, whose CG is then
+  // one launch. Where they start does not change the arithmetic.
+  const bool refined_bottom = !covers_domain_ && !truncated_;
+  size_t whole_from = below.size();
+  for (size_t i = 0; i < below.size(); ++i)
+    if (num_cells(below[i].boxes) <= gather_limit(cfg_) &&
+        (comm.size() > 1 || (refined_bottom && i + 1 == below.size()))) {
+      whole_from = i;
+      break;
+    }
+  for (size_t i = 0; i < below.size(); ++i) {
     g = coarsened(g);
     auto grid = std::make_unique<Grid>();
     grid->geom = g;
-    grid->comm = comm;
     grid->stencil = mg::stencil(g, zero);
-    grid->phi = LevelData("mg::phi", L, g, 1, one, me);
-    grid->rhs = LevelData("mg::rhs", L, g, 1, IntVect{}, me);
-    grid->res = grid->rhs.like("mg::res");
     grid->cf_inside = !covers_domain_;
     if (grid->cf_inside && !truncated_) {
       // Linear through the cell inside (s/2 fine cells in) and zero half a fine cell
@@ -161,21 +182,28 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       const double s = double(1 << grids_.size());  // this grid's spacing / the level's
       grid->cf_w1 = -(s - 1.0) / (s + 1.0);
     }
-    grid->colour = mg::colour_rows(grid->res);
-    grids_.push_back(std::move(grid));
+    if (i < whole_from) {
+      grid->comm = comm;
+      grid->phi = LevelData("mg::phi", below[i], g, 1, one, me);
+      grid->rhs = LevelData("mg::rhs", below[i], g, 1, IntVect{}, me);
+      grid->res = grid->rhs.like("mg::res");
+      grid->colour = mg::colour_rows(grid->res);
+      grids_.push_back(std::move(grid));
+    } else {
+      grids_.push_back(std::move(grid));
+      hold_whole(below[i], i == whole_from);
+    }
   }
+  L = below.empty() ? layout : below.back();
 
   if (truncated_) {
     exchange_cf_rules();
     return;
   }
   // A level that does not cover the domain (a refined level, with coarse-fine ghosts
-  // holding Dirichlet values) and is not truncated ends here: CG on its coarsest grid,
-  // held whole by every rank when small enough (not the level itself, which the
-  // caller's fields hold).
+  // holding Dirichlet values) and is not truncated ends here: CG on its coarsest grid
+  // (not the level itself, which the caller's fields hold).
   if (!covers_domain_) {
-    if (grids_.size() > 1 && num_cells(L.boxes) <= bottom_gather_limit(cfg_))
-      gather_bottom(L);
     Grid& last = *grids_.back();
     last.cg_p = last.gathered ? last.phi.like("mg::cg_p")
                               : LevelData("mg::cg_p", L, g, 1, one, me);
@@ -185,11 +213,12 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       last.team_cg = std::make_unique<mg::TeamCg>(last.cg_p, last.stencil);
     return;
   }
-  // The gathered grids: the coarsest distributed grid restricted once more (when its
-  // patches allow; else at its own resolution) into one box, then halved while it stays
-  // at least 2 cells wide.
+  // The one-box grids: the coarsest patch grid restricted once more (when its patches
+  // allow; else at its own resolution) into one box that every rank holds, then halved
+  // while it stays at least 2 cells wide.
+  const Grid& above = *grids_.back();
   const bool restrict_first = can_coarsen(L.boxes, dim, 1);
-  LevelLayout restricted = L;
+  LevelLayout restricted = above.res.layout();  // on the owners of the grid above
   if (restrict_first) {
     for (Box& b : restricted.boxes)
       b = coarsen(b, r);
@@ -203,22 +232,24 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
     grid->geom = g;
     grid->comm = self;
     grid->gathered = true;
+    grid->one_box = true;
     grid->stencil = mg::stencil(g, zero);
     grid->phi = LevelData("mg::phi", one_box, g, 1, one, 0);
     grid->rhs = LevelData("mg::rhs", one_box, g, 1, IntVect{}, 0);
     grid->res = grid->rhs.like("mg::res");
     grid->colour = mg::colour_rows(grid->res);
     if (first) {
-      grid->from_distributed = restrict_first;
-      grid->restricted = LevelData("mg::restricted", restricted, g, 1, IntVect{}, me);
-      const int P = comm.size();
+      // From the grid above's owners (every rank, where it is held whole) to every rank.
+      grid->feed = restrict_first ? Grid::Feed::restricted_copy : Grid::Feed::copy;
+      const int P = above.comm.size(), at = above.comm.rank();
+      grid->restricted = LevelData("mg::restricted", restricted, g, 1, IntVect{}, at);
       std::vector<BoxList> whole(size_t(P), BoxList{g.domain});
       std::vector<int> owners(static_cast<size_t>(P));
       for (int q = 0; q < P; ++q)
         owners[size_t(q)] = q;
-      grid->gather = CopyPlan::intersecting(restricted, whole, owners, {}, me);
+      grid->gather = CopyPlan::intersecting(restricted, whole, owners, {}, at);
       grid->gather_dst.assign(size_t(P), Fab());
-      grid->gather_dst[size_t(me)] = grid->rhs[0];
+      grid->gather_dst[size_t(at)] = grid->rhs[0];
       grid->phi_per_fine_patch = fab_refs(std::vector<Fab>(L.size(), grid->phi[0]));
       first = false;
     }
@@ -235,21 +266,22 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   }
 }
 
-void Multigrid::gather_bottom(const LevelLayout& L) {
+void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   Grid& g = *grids_.back();
-  const int me = comm_.rank(), P = comm_.size();
   const IntVect one = IntVect::in_dims(g.geom.dim, 1, 0);
-  // Fed as level 0's first gathered grid is: the residual restricted on the owners of
-  // the grid above, then copied to every rank.
   LevelLayout whole = L;
   whole.owner.assign(L.size(), 0);
   g.gathered = true;
-  g.from_distributed = true;
   g.comm = Comm(MPI_COMM_SELF);
   g.phi = LevelData("mg::phi", whole, g.geom, 1, one, 0);
   g.rhs = LevelData("mg::rhs", whole, g.geom, 1, IntVect{}, 0);
   g.res = g.rhs.like("mg::res");
   g.colour = mg::colour_rows(g.res);
+  if (!first) return;  // coarsened from the grid above, which every rank holds too
+  // The first: the residual restricted on the owners of the grid above, then copied to
+  // every rank.
+  const int me = comm_.rank(), P = comm_.size();
+  g.feed = Grid::Feed::restricted_copy;
   g.restricted = LevelData("mg::restricted", L, g.geom, 1, IntVect{}, me);
   // Destinations as this rank numbers them: b, its own copy of patch b; n + q, rank q's
   // copies (a sender's pieces name no destination fab). The copies this rank takes
@@ -272,7 +304,6 @@ void Multigrid::gather_bottom(const LevelLayout& L) {
   g.gather_dst.assign(owners.size(), Fab());
   for (size_t b = 0; b < n; ++b)
     g.gather_dst[b] = g.rhs[b];
-  g.phi_per_fine_patch = fab_refs(g.phi.fabs());  // patch p below patch p above
 }
 
 Multigrid::~Multigrid() = default;
@@ -301,10 +332,13 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
   u.fill_boundary(g.comm, true, residual_parity(g, swept));
 }
 
-void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
-                       const mg::ProlongStage& before, const mg::RestrictStage& after) {
+std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f,
+                                     int sweeps, const mg::ProlongStage& before,
+                                     const mg::RestrictStage& after, bool fresh,
+                                     std::optional<int> next) {
   // The prolongation's coarse ghosts' messages first, unpacked by its launch (the coarse
-  // grid's communicator is g's: both are distributed, or both gathered).
+  // grid's communicator is g's: both are distributed, or both gathered; or the coarse
+  // grid is held whole by every rank, and its exchange sends nothing).
   if (before.crse)
     before.crse->fill_boundary(g.comm, false, -1, LevelData::Copies::messages);
   // Where this rank's exchanges of g send and receive nothing, the whole smoothing is
@@ -317,7 +351,7 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.copies_by_patch(true), f, g.colour, sweeps, g.stencil,
                            cfg_.omega, before, after);
-    return;
+    return std::nullopt;
   }
   if (before.crse) mg::prolong_add_with_copies(phi, before);
   // Then a half-sweep's on-rank copies and the sweep are one launch, each patch's team
@@ -326,8 +360,10 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
   // unless a periodic seam of odd length mixes them; the coarse-fine rule reads the
   // team's own patch. The messages come first; the launch unpacks them too, and packs
   // what the next exchange sends (the cells it swept, or the restriction's parity:
-  // colour 1's, or all where the coarse-fine ghosts need them), so that only the first
-  // half-sweep's exchange launches a pack of its own.
+  // colour 1's, or all where the coarse-fine ghosts need them; or `next`'s), so that
+  // only the first half-sweep's exchange launches a pack of its own. `fresh`: that
+  // first exchange would change nothing (the residual norm's filled the ghosts since
+  // phi last changed), so there is none.
   const bool one_launch = !g.colours_differ_across_a_seam();
   using Copies = LevelData::Copies;
   std::optional<int> packed;  // the parity the last launch packed for
@@ -338,13 +374,14 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
     for (int color = 0; color < 2; ++color) {
       // A cell of one colour reads only the other colour's neighbours.
       if (one_launch) {
-        phi.fill_boundary(g.comm, true, 1 - color, messages(1 - color));
+        const bool copy = !(fresh && s == 0 && color == 0);
+        if (copy) phi.fill_boundary(g.comm, true, 1 - color, messages(1 - color));
         const bool last = s + 1 == sweeps && color == 1;
         packed = !last        ? std::optional<int>(color)
                  : after.crse ? std::optional<int>(after.parity)
-                              : std::nullopt;
+                              : next;
         mg::gauss_seidel_with_copies(phi, phi.copies_by_patch(true), f, g.colour, color,
-                                     g.stencil, cfg_.omega, packed);
+                                     g.stencil, cfg_.omega, packed, copy);
       } else {
         phi.fill_boundary(g.comm, true, 1 - color);
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
@@ -354,7 +391,9 @@ void Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
     phi.fill_boundary(g.comm, true, after.parity, messages(after.parity));
     mg::restrict_residual_with_copies(phi, phi.copies_by_patch(true), f, g.stencil,
                                       after);
+    return std::nullopt;
   }
+  return packed;
 }
 
 void Multigrid::residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r) {
@@ -370,17 +409,27 @@ void Multigrid::residual(LevelData& phi, const LevelData& f, LevelData& r) {
 }
 
 double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept) {
+  return residual_norm(phi, f, swept, std::nullopt);
+}
+
+double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept,
+                                std::optional<int> packed) {
+  // The exchange's messages, then its copies and the residual in one launch.
   Grid& g = *grids_[0];
-  residual_ghosts(g, phi, swept);
-  return comm_.max(mg::residual_max(g.res, phi, f, g.stencil));
+  const int parity = residual_parity(g, swept);
+  using Copies = LevelData::Copies;
+  phi.fill_boundary(g.comm, true, parity,
+                    packed == parity ? Copies::packed : Copies::messages);
+  return comm_.max(mg::residual_max_with_copies(g.res, phi, phi.copies_by_patch(true),
+                                                parity, f, g.stencil));
 }
 
 mg::RestrictStage Multigrid::restriction_stage(size_t k, bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  const bool gather = c.gathered && !f.gathered;
+  const bool gather = c.feed != Grid::Feed::coarsened;
   // Not into the coarsest grid gathered as it is (a residual, not a restriction).
-  if (gather && !c.from_distributed) return {};
+  if (c.feed == Grid::Feed::copy) return {};
   // The residual is formed in the restriction, never stored on the fine grid.
   return {gather ? &c.restricted : &c.rhs, gather ? nullptr : &c.phi,
           residual_parity(f, swept)};
@@ -391,26 +440,29 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   residual_ghosts(f, phi, swept);
-  if (c.gathered && !f.gathered && !c.from_distributed)  // the coarsest grid, as it is
+  if (c.feed == Grid::Feed::copy)  // the coarsest grid, as it is
     mg::residual(c.restricted, phi, rhs, f.stencil);
   else
-    mg::restrict_residual(c.gathered && !f.gathered ? c.restricted : c.rhs, phi, rhs,
-                          f.stencil);
+    mg::restrict_residual(c.feed == Grid::Feed::coarsened ? c.rhs : c.restricted, phi,
+                          rhs, f.stencil);
 }
 
 void Multigrid::finish_restriction(size_t k, bool zeroed) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  if (c.gathered && !f.gathered) c.gather.copy(c.restricted.fabs(), c.gather_dst, comm_);
+  if (c.feed != Grid::Feed::coarsened)
+    c.gather.copy(c.restricted.fabs(), c.gather_dst, f.comm);
   if (!zeroed) c.phi.set_val(0.0);
 }
 
 mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
-  Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  // Not from a gathered grid into a distributed one (every fine patch reads the one
-  // box).
-  if (c.gathered && !f.gathered) return {};
+  // Where each fine patch's correction is the coarse patch of its index: not from the
+  // one box into the patches above it (every fine patch reads it). From patches held
+  // whole, the stage's teams fill the ghosts of the coarse patches below their own fine
+  // patches from the copy every rank holds; their exchange sends nothing.
+  if (c.feed == Grid::Feed::copy || (c.feed != Grid::Feed::coarsened && c.one_box))
+    return {};
   return {&c.phi, &c.phi.copies_by_patch(false), walls_, prolongation(c)};
 }
 
@@ -424,31 +476,31 @@ void Multigrid::prolong_from(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   LevelData& fine_phi = k == 0 ? *top_phi_ : f.phi;
-  const bool into_distributed = c.gathered && !f.gathered;
+  // From level 0's one box (prolongation_stage gives the rest): every fine patch reads
+  // it.
   c.phi.fill_boundary(c.comm, false);
   c.phi.fill_physical_boundary({walls_});
-  const mg::Refs crse = into_distributed ? c.phi_per_fine_patch : c.phi.refs();
-  if (into_distributed && !c.from_distributed)
-    mg::axpy(fine_phi, 1.0, crse);  // same resolution
-  else  // a refined level's grids: its coarse-fine corner ghosts depend on the cut
-    mg::prolong_add(fine_phi, crse, f.geom.dim, prolongation(c));
+  if (c.feed == Grid::Feed::copy)
+    mg::axpy(fine_phi, 1.0, c.phi_per_fine_patch);  // same resolution
+  else
+    mg::prolong_add(fine_phi, c.phi_per_fine_patch, f.geom.dim, prolongation(c));
 }
 
-void Multigrid::cycle(size_t k, bool f_cycle) {
+std::optional<int> Multigrid::cycle(size_t k, bool f_cycle, bool fresh,
+                                    std::optional<int> next) {
   Grid& g = *grids_[k];
   LevelData& phi = k == 0 ? *top_phi_ : g.phi;
   const LevelData& f = k == 0 ? *top_f_ : g.rhs;
   if (k + 1 == grids_.size()) {
     if (truncated_)
-      smooth(g, phi, f, cfg_.pre_smooth + cfg_.post_smooth);
-    else
-      bottom_solve(g, phi, f);
-    return;
+      return smooth(g, phi, f, cfg_.pre_smooth + cfg_.post_smooth, {}, {}, fresh, next);
+    bottom_solve(g, phi, f);
+    return std::nullopt;
   }
   // The restriction ends the pre-smoothing's launches, the prolongation starts the
   // post-smoothing's, where they can (restriction_stage, prolongation_stage).
   const mg::RestrictStage down = restriction_stage(k, cfg_.pre_smooth > 0);
-  smooth(g, phi, f, cfg_.pre_smooth, {}, down);
+  smooth(g, phi, f, cfg_.pre_smooth, {}, down, fresh);
   if (!down.crse) restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
   finish_restriction(k, down.zeroed != nullptr);
   // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle.
@@ -456,7 +508,7 @@ void Multigrid::cycle(size_t k, bool f_cycle) {
   cycle(k + 1, false);
   const mg::ProlongStage up = prolongation_stage(k);
   if (!up.crse) prolong_from(k);
-  smooth(g, phi, f, cfg_.post_smooth, up, {});
+  return smooth(g, phi, f, cfg_.post_smooth, up, {}, false, next);
 }
 
 double Multigrid::mean(const LevelData& u) const {
@@ -562,12 +614,15 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   rep.initial_residual = residual_norm(phi, *top_f_);
   rep.final_residual = rep.initial_residual;
   top_target_ = target;
+  // A cycle ends with the post-smoothing sweeps unless grid 0 is the bottom; their last
+  // launch packs what the residual norm's exchange sends. Each cycle starts after that
+  // exchange, with phi's ghosts current.
+  const bool swept = grids_.size() > 1 && cfg_.post_smooth > 0;
   while (rep.final_residual > target && rep.cycles < cfg_.max_cycles && rep.finite()) {
-    cycle(0, cfg_.f_cycle);
+    const std::optional<int> packed =
+        cycle(0, cfg_.f_cycle, /*fresh=*/true, residual_parity(g0, swept));
     ++rep.cycles;
-    // A cycle ends with the post-smoothing sweeps unless grid 0 is the bottom.
-    rep.final_residual =
-        residual_norm(phi, *top_f_, grids_.size() > 1 && cfg_.post_smooth > 0);
+    rep.final_residual = residual_norm(phi, *top_f_, swept, packed);
   }
   rep.converged = rep.finite() && rep.final_residual <= target;
   if (singular_ && rep.cycles > 0) {  // fix the level of phi: zero mean (a guess that

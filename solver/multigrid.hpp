@@ -1,15 +1,17 @@
 // Geometric multigrid for the cell-centred Poisson equation lap(phi) = f on one level.
 // On a level whose patches cover the domain (AMR level 0, or a uniform grid) patches are
 // coarsened by 2 while every box stays even and at least 4 cells wide; the coarsest
-// distributed grid is then gathered into one box held by every rank, coarsened further
-// in that box, and solved there by conjugate gradients (the coarsest grid has at most a
+// patch grid is then gathered into one box held by every rank, coarsened further in
+// that box, and solved there by conjugate gradients (the coarsest grid has at most a
 // few hundred cells, so CG is exact in a few dozen iterations and needs no tuning; every
 // rank solves the same tiny problem, which costs less than scattering a result). Where
-// the distributed grids end does not change the arithmetic: the same grids follow. A
-// refined level (coarse-fine ghosts holding Dirichlet values) runs CG on its coarsest
-// grid, so how deep its grids go is set by what every cut of it allows (the blocking
-// factor), not by its smallest patch; that grid too is held whole by every rank when it
-// has at most bottom_gather_limit(cfg) cells (its patches, not one box). On its coarser
+// the patch grids end does not change the arithmetic: the same grids follow. A refined
+// level (coarse-fine ghosts holding Dirichlet values) runs CG on its coarsest grid, so
+// how deep its grids go is set by what every cut of it allows (the blocking factor),
+// not by its smallest patch. Across ranks the patch grids below the level are held
+// whole by every rank (their patches on every rank) from the first with at most
+// gather_limit(cfg) cells: their smoothing then takes one launch and no message; on one
+// rank only a refined level's bottom is, for its CG. On its coarser
 // grids the corrections are zero half a fine cell beyond the coarse-fine face, where the
 // level's own ghost values sit (zero at the face made the refined levels converge three
 // times slower than level 0). CG on a grid held whole is one launch (solver/team_cg.hpp),
@@ -99,8 +101,11 @@ class Multigrid {
 
  private:
   struct Grid;
-  /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs.
-  void cycle(size_t k, bool f_cycle);
+  /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs; fresh and
+  /// next: as smooth()'s, for grid k's first and last smoothing. Returns what its last
+  /// launch packed, as smooth().
+  std::optional<int> cycle(size_t k, bool f_cycle, bool fresh = false,
+                           std::optional<int> next = std::nullopt);
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
   /// The coarser grids' coarse-fine rules (of the cell inside) handed to their fields'
@@ -117,9 +122,20 @@ class Multigrid {
   /// The parity of the face ghosts residual_ghosts exchanges (1, or -1 for all).
   static int residual_parity(const Grid& g, bool swept);
   /// `sweeps` red-black sweeps on grid g, after the prolongation `before` and then the
-  /// restriction `after` (if any; in the sweeps' launches where they can).
-  void smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
-              const mg::ProlongStage& before = {}, const mg::RestrictStage& after = {});
+  /// restriction `after` (if any; in the sweeps' launches where they can). fresh:
+  /// phi's ghosts hold what an exchange would give them (no prolongation before), so
+  /// the first half-sweep takes none. next (no restriction after): the parity of the
+  /// exchange after the smoothing, which its last launch then packs. Returns the parity
+  /// the last launch packed for the exchange after it (none: it packed nothing; that
+  /// exchange takes Copies::messages).
+  std::optional<int> smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
+                            const mg::ProlongStage& before = {},
+                            const mg::RestrictStage& after = {}, bool fresh = false,
+                            std::optional<int> next = std::nullopt);
+  /// residual_norm, where the last launch packed what the exchange sends (packed: its
+  /// parity), in one launch with the exchange's copies.
+  double residual_norm(LevelData& phi, const LevelData& f, bool swept,
+                       std::optional<int> packed);
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   /// rhs of grid k + 1 (or what is gathered into it) = the restriction of grid k's
   /// residual f - L phi, as a stage of the smoothing before it (zeroing phi of grid
@@ -139,9 +155,10 @@ class Multigrid {
   /// How grid k + 1's correction reaches grid k.
   Prolong prolongation(const Grid& c) const;
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
-  /// Makes the last grid (a refined level's coarsest, layout L) one that every rank
-  /// holds whole.
-  void gather_bottom(const LevelLayout& L);
+  /// Makes the last grid (its patches L, as the level's owners hold them) one that
+  /// every rank holds whole; `first`: the first such grid, fed from the grid above
+  /// through a copy (Grid::Feed::restricted_copy), not coarsened from it.
+  void hold_whole(const LevelLayout& L, bool first);
   /// f less c on the interiors, in f_used_.
   const LevelData& less_constant(const LevelData& f, double c);
 

@@ -250,7 +250,7 @@ std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm
                                    std::uint64_t* bits = nullptr, int max_grid = 16,
                                    std::vector<SolveReport>* reports = nullptr,
                                    int granule = 4,
-                                   int gather_cells = MgConfig().bottom_gather_cells) {
+                                   int gather_cells = MgConfig().gather_cells) {
   const Problem pb = periodic_sines(dim);
   const IntVect r = IntVect::in_dims(dim, 2, 1);
   const IntVect one = IntVect::in_dims(dim, 1, 0);
@@ -260,7 +260,7 @@ std::vector<double> level_by_level(int dim, int n, int refined, const Comm& comm
   LevelData below;
   MgConfig cfg;
   cfg.verbose = false;
-  cfg.bottom_gather_cells = gather_cells;
+  cfg.gather_cells = gather_cells;
   if (bits) *bits = 0;
   for (int l = 0; l <= refined; ++l) {
     if (l > 0) {
@@ -402,54 +402,111 @@ TEST(Multigrid, LevelByLevelSolveIsBitwiseTheSameForAnyPatchCut) {
 // A refined level's coarsest grid, held whole by every rank and solved there by
 // conjugate gradients in one launch, gives the bits of the same grid distributed and
 // solved a launch per step: the same steps, exact dot products.
-TEST(Multigrid, GatheredBottomGivesTheDistributedBottomsBits) {
+// Where the grids below a level start being held whole by every rank (across ranks:
+// from the first grid, from a smaller one, or only the one-box grids of level 0; on one
+// rank: a refined level's bottom or none) does not change a bit.
+TEST(Multigrid, GridsHeldWholeGiveTheDistributedGridsBits) {
   const Comm world;
   for (int dim : {2, 3})
     for (int granule : {4, 8}) {
-      std::uint64_t gathered = 0, distributed = 0;
-      level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &gathered, 16, nullptr, granule,
+      std::uint64_t held = 0, held_small = 0, distributed = 0;
+      level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &held, 16, nullptr, granule,
                      1 << 30);
+      level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &held_small, 16, nullptr, granule,
+                     dim == 2 ? 64 : 512);
       level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &distributed, 16, nullptr,
                      granule, 0);
-      EXPECT_EQ(gathered, distributed) << dim << "D, granule " << granule;
+      EXPECT_EQ(held, distributed) << dim << "D, granule " << granule;
+      EXPECT_EQ(held_small, distributed) << dim << "D, granule " << granule;
     }
 }
+
+namespace {
+
+/// A level refined by 2 over the central half of an n^3 base (3D), cut into patches of
+/// at most max_grid cells (multiples of granule) dealt round-robin: its geometry and
+/// layout, e (1 ghost) and f = pb's right-hand side on it.
+struct CentralHalf {
+  LevelGeom g;
+  LevelLayout L;
+  LevelData e, f;
+};
+CentralHalf central_half(const Problem& pb, int n, int max_grid, int granule,
+                         const Comm& comm) {
+  const int dim = 3;
+  const IntVect r = IntVect::in_dims(dim, 2, 1);
+  CentralHalf c;
+  c.g = pw::testing::unit_geom(dim, n).refined(r);
+  const Box inner{{n / 4, n / 4, n / 4}, {3 * n / 4 - 1, 3 * n / 4 - 1, 3 * n / 4 - 1}};
+  c.L =
+      pw::testing::round_robin(chop(refine(inner, r), IntVect::in_dims(dim, max_grid, 1),
+                                    IntVect::in_dims(dim, granule, 1)),
+                               comm.size());
+  c.e = LevelData("e", c.L, c.g, 1, IntVect::in_dims(dim, 1, 0), comm.rank());
+  c.f = LevelData("f", c.L, c.g, 1, IntVect{}, comm.rank());
+  for (size_t p = 0; p < c.L.size(); ++p)
+    if (c.f.owns(p))
+      pw::testing::set(c.f[p], [&](int i, int j, int k, int) {
+        return pb.f(c.g.center(0, i), c.g.center(1, j), c.g.center(2, k));
+      });
+  return c;
+}
+
+}  // namespace
 
 // The gathered bottom's conjugate gradients are one launch however many iterations they
 // take; distributed, each iteration launches six kernels.
 TEST(Multigrid, GatheredBottomIsOneLaunchWhateverItsIterations) {
   const Comm comm;
-  const int dim = 3;
-  const Problem pb = periodic_sines(dim);
-  const IntVect r = IntVect::in_dims(dim, 2, 1);
-  const LevelGeom g = pw::testing::unit_geom(dim, 16).refined(r);
-  const Box inner{{4, 4, 4}, {11, 11, 11}};  // the central half, refined
-  const LevelLayout L = pw::testing::round_robin(
-      chop(refine(inner, r), IntVect::in_dims(dim, 8, 1), IntVect::in_dims(dim, 4, 1)),
-      comm.size());
-  LevelData e("e", L, g, 1, IntVect::in_dims(dim, 1, 0), comm.rank());
-  LevelData f("f", L, g, 1, IntVect{}, comm.rank());
-  for (size_t p = 0; p < L.size(); ++p)
-    if (f.owns(p))
-      pw::testing::set(f[p], [&](int i, int j, int k, int) {
-        return pb.f(g.center(0, i), g.center(1, j), g.center(2, k));
-      });
+  const Problem pb = periodic_sines(3);
+  CentralHalf c = central_half(pb, 16, 8, 4, comm);
   // One V-cycle's launches with the bottom's CG stopped after one iteration, then run
   // to a tight tolerance.
   const auto launches = [&](int gather_cells, int max_iter) {
     MgConfig cfg;
     cfg.verbose = false;
-    cfg.bottom_gather_cells = gather_cells;
+    cfg.gather_cells = gather_cells;
     cfg.bottom_max_iter = max_iter;
     cfg.bottom_rtol = 1e-12;
-    Multigrid mg(L, g, pb.bc.homogeneous(), cfg, comm, 4);
+    Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 4);
     LaunchCounter count;
-    mg.correct(e, f, 1);
+    mg.correct(c.e, c.f, 1);
     return comm.max(double(count.launches()));
   };
   EXPECT_EQ(launches(1 << 30, 1), launches(1 << 30, 500));
   // Distributed, the tight tolerance takes more iterations and so more launches.
   EXPECT_GE(launches(0, 500), launches(0, 1) + 7 * 5);
+}
+
+// Below a level, a grid every rank holds whole smooths in one launch before the coarser
+// grids and one after, and sends nothing: one more such grid adds two launches to a
+// V-cycle at any rank count, as a grid on one rank does. Across ranks a distributed grid
+// takes an exchange and a launch per half-sweep.
+TEST(Multigrid, AGridHeldWholeAddsTwoLaunchesPerCycleAtAnyRankCount) {
+  const Comm comm;
+  const Problem pb = periodic_sines(3);
+  CentralHalf c = central_half(pb, 32, 16, 16, comm);  // 32^3 in 16^3 patches
+  // Granule 8: the level, 16^3 and the 8^3 bottom; granule 16: a 4^3 bottom below.
+  const auto launches = [&](int granule, int gather_cells, int grids) {
+    MgConfig cfg;
+    cfg.verbose = false;
+    cfg.gather_cells = gather_cells;
+    Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, granule);
+    EXPECT_EQ(mg.num_grids(), grids);
+    mg.correct(c.e, c.f, 1);  // the plans' first use
+    LaunchCounter count;
+    mg.correct(c.e, c.f, 1);
+    return comm.max(double(count.launches()));
+  };
+  const double held = launches(8, 1 << 30, 3);
+  EXPECT_EQ(launches(16, 1 << 30, 4) - held, 2);
+  // Only the bottoms held whole (512 cells and less): 16^3 is distributed.
+  const double bottoms = launches(8, 512, 3);
+  EXPECT_EQ(launches(16, 512, 4) - bottoms, 2);
+  if (comm.size() == 1)
+    EXPECT_EQ(held, bottoms);  // on one rank only a bottom is held whole
+  else  // its four half-sweeps before and after, and the exchanges' packs
+    EXPECT_GE(bottoms - held, 8);
 }
 
 TEST(Multigrid, ANaNInTheDataStopsTheSolveUnconverged) {
@@ -477,7 +534,7 @@ TEST(Multigrid, AVCycleOnOneRankTakesTwoLaunchesPerGridAboveTheGather) {
   // ghosts' copies and the prolongation from its one box), 4 for the bottom (its CG,
   // and on a singular problem such as this one the exact removal of its rhs's round-off
   // mean: its largest value, its sum, the shift); the residual norm after the cycle
-  // takes 2 (the exchange's copies, the residual and its max).
+  // takes 1 (the exchange's copies, the residual and its max).
   const Comm comm(MPI_COMM_SELF);
   Problem pb = periodic_sines(3);
   pb.n = 32;
@@ -507,5 +564,5 @@ TEST(Multigrid, AVCycleOnOneRankTakesTwoLaunchesPerGridAboveTheGather) {
   launches(1, grids);  // phi's plans (their set-up copies launch on host threads too)
   const long one = launches(1, grids), two = launches(2, grids);
   ASSERT_EQ(grids, 5);
-  EXPECT_EQ(two - one, 2 * (grids - 1) + 4 + 4 + 2);
+  EXPECT_EQ(two - one, 2 * (grids - 1) + 4 + 4 + 1);
 }

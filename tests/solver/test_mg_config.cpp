@@ -34,11 +34,11 @@ TEST(MgConfig, DefaultsAreTheDocumentedOnes) {
   EXPECT_FALSE(c.f_cycle);
   EXPECT_TRUE(c.linear_prolongation);
   EXPECT_EQ(c.level_cycles, 1);
-  EXPECT_EQ(c.bottom_gather_cells, -1);  // by the backend
-  EXPECT_EQ(bottom_gather_limit(c), serial_launches() ? 512 : 4096);
-  EXPECT_EQ(read_mg_config(Deck::parse("[poisson]\nbottom_gather_cells = 0\n", "p.toml"))
-                .bottom_gather_cells,
-            0);
+  EXPECT_EQ(c.gather_cells, -1);  // by the backend
+  EXPECT_EQ(gather_limit(c), serial_launches() ? 512 : 4096);
+  EXPECT_EQ(
+      read_mg_config(Deck::parse("[poisson]\ngather_cells = 0\n", "p.toml")).gather_cells,
+      0);
 }
 
 TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
@@ -51,8 +51,8 @@ TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
             "(pre_smooth + post_smooth >= 1)");
   EXPECT_EQ(error_of("[poisson]\nlevel_cycles = 0\n"),
             "p.toml:2: poisson.level_cycles: expected an integer >= 1, got 0");
-  EXPECT_EQ(error_of("[poisson]\nbottom_gather_cells = -1\n"),
-            "p.toml:2: poisson.bottom_gather_cells: expected an integer >= 0, got -1");
+  EXPECT_EQ(error_of("[poisson]\ngather_cells = -1\n"),
+            "p.toml:2: poisson.gather_cells: expected an integer >= 0, got -1");
   EXPECT_EQ(error_of("[poisson]\ncycle = \"W\"\n"),
             "p.toml:2: poisson.cycle: expected \"V\" or \"F\", got \"W\"");
   EXPECT_EQ(error_of("[poisson]\nomega = 2.5\n"),
