@@ -59,6 +59,11 @@ MgConfig read_mg_config(const Deck& deck) {
   c.linear_prolongation =
       choice(deck, "poisson.prolongation", "linear", "linear", "constant") == "linear";
   c.bottom_max_iter = count(deck, "poisson.bottom_max_iter", c.bottom_max_iter, 1);
+  if (deck.has("poisson.bottom_gather_cells"))  // renamed on 2026-12-02
+    deck.fail(
+        "poisson.bottom_gather_cells",
+        "renamed poisson.gather_cells (it now holds every grid below a level with at "
+        "most that many cells, not only the bottom)");
   if (deck.has("poisson.gather_cells"))
     c.gather_cells = count(deck, "poisson.gather_cells", 0, 0);
   c.fail_on_divergence = deck.get<bool>("poisson.fail_on_divergence", false);

@@ -165,8 +165,8 @@ class Multigrid {
   MgConfig cfg_;
   PoissonBc bc_;
   Comm comm_;
-  bool covers_domain_ = true;  // else a refined level: no gather; CG at the bottom
-                               // unless truncated
+  bool covers_domain_ = true;  // else a refined level: no one-box grids; CG at the
+                               // bottom unless truncated
   bool truncated_ = false;     // smoothing at the bottom (see the constructor)
   bool singular_ = false;
   double shift_ = 0.0;  // the mean removed from f by the last solve (singular problems)

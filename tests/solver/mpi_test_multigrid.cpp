@@ -413,7 +413,7 @@ TEST(Multigrid, GridsHeldWholeGiveTheDistributedGridsBits) {
       level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &held, 16, nullptr, granule,
                      1 << 30);
       level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &held_small, 16, nullptr, granule,
-                     dim == 2 ? 64 : 512);
+                     dim == 2 ? 256 : 512);
       level_by_level(dim, dim == 2 ? 64 : 32, 2, world, &distributed, 16, nullptr,
                      granule, 0);
       EXPECT_EQ(held, distributed) << dim << "D, granule " << granule;

@@ -53,6 +53,10 @@ TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
             "p.toml:2: poisson.level_cycles: expected an integer >= 1, got 0");
   EXPECT_EQ(error_of("[poisson]\ngather_cells = -1\n"),
             "p.toml:2: poisson.gather_cells: expected an integer >= 0, got -1");
+  EXPECT_EQ(error_of("[poisson]\nbottom_gather_cells = 512\n"),
+            "p.toml:2: poisson.bottom_gather_cells: renamed poisson.gather_cells (it now "
+            "holds every grid below a level with at most that many cells, not only the "
+            "bottom)");
   EXPECT_EQ(error_of("[poisson]\ncycle = \"W\"\n"),
             "p.toml:2: poisson.cycle: expected \"V\" or \"F\", got \"W\"");
   EXPECT_EQ(error_of("[poisson]\nomega = 2.5\n"),
