@@ -56,6 +56,14 @@ struct Multigrid::Grid {
   // of those patches takes).
   mg::Refs phi_per_fine_patch;
 
+  // phi, rhs, res and colour on layout L (geom set first), as rank `me` of c.
+  void allocate(const LevelLayout& L, const Comm& c, int me) {
+    comm = c;
+    phi = LevelData("mg::phi", L, geom, 1, IntVect::in_dims(geom.dim, 1, 0), me);
+    rhs = LevelData("mg::rhs", L, geom, 1, IntVect{}, me);
+    res = rhs.like("mg::res");
+    colour = mg::colour_rows(res);
+  }
   size_t size() const { return res.size(); }
   bool owns(size_t p) const { return res.owns(p); }
   // Across a periodic seam of odd length a ghost's colour is not its source's.
@@ -182,17 +190,11 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       const double s = double(1 << grids_.size());  // this grid's spacing / the level's
       grid->cf_w1 = -(s - 1.0) / (s + 1.0);
     }
-    if (i < whole_from) {
-      grid->comm = comm;
-      grid->phi = LevelData("mg::phi", below[i], g, 1, one, me);
-      grid->rhs = LevelData("mg::rhs", below[i], g, 1, IntVect{}, me);
-      grid->res = grid->rhs.like("mg::res");
-      grid->colour = mg::colour_rows(grid->res);
-      grids_.push_back(std::move(grid));
-    } else {
-      grids_.push_back(std::move(grid));
+    grids_.push_back(std::move(grid));
+    if (i < whole_from)
+      grids_.back()->allocate(below[i], comm, me);
+    else
       hold_whole(below[i], i == whole_from);
-    }
   }
   L = below.empty() ? layout : below.back();
 
@@ -230,14 +232,10 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   while (true) {
     auto grid = std::make_unique<Grid>();
     grid->geom = g;
-    grid->comm = self;
+    grid->allocate(one_box, self, 0);
     grid->gathered = true;
     grid->one_box = true;
     grid->stencil = mg::stencil(g, zero);
-    grid->phi = LevelData("mg::phi", one_box, g, 1, one, 0);
-    grid->rhs = LevelData("mg::rhs", one_box, g, 1, IntVect{}, 0);
-    grid->res = grid->rhs.like("mg::res");
-    grid->colour = mg::colour_rows(grid->res);
     if (first) {
       // From the grid above's owners (every rank, where it is held whole) to every rank.
       grid->feed = restrict_first ? Grid::Feed::restricted_copy : Grid::Feed::copy;
@@ -268,15 +266,10 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
 
 void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   Grid& g = *grids_.back();
-  const IntVect one = IntVect::in_dims(g.geom.dim, 1, 0);
   LevelLayout whole = L;
   whole.owner.assign(L.size(), 0);
   g.gathered = true;
-  g.comm = Comm(MPI_COMM_SELF);
-  g.phi = LevelData("mg::phi", whole, g.geom, 1, one, 0);
-  g.rhs = LevelData("mg::rhs", whole, g.geom, 1, IntVect{}, 0);
-  g.res = g.rhs.like("mg::res");
-  g.colour = mg::colour_rows(g.res);
+  g.allocate(whole, Comm(MPI_COMM_SELF), 0);
   if (!first) return;  // coarsened from the grid above, which every rank holds too
   // The first: the residual restricted on the owners of the grid above, then copied to
   // every rank.
@@ -461,8 +454,7 @@ mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
   // one box into the patches above it (every fine patch reads it). From patches held
   // whole, the stage's teams fill the ghosts of the coarse patches below their own fine
   // patches from the copy every rank holds; their exchange sends nothing.
-  if (c.feed == Grid::Feed::copy || (c.feed != Grid::Feed::coarsened && c.one_box))
-    return {};
+  if (c.one_box && c.feed != Grid::Feed::coarsened) return {};
   return {&c.phi, &c.phi.copies_by_patch(false), walls_, prolongation(c)};
 }
 
