@@ -136,6 +136,19 @@ KOKKOS_INLINE_FUNCTION void team_set_rows(const TeamMember& m, const BoxSet& s,
   }
 }
 
+/// Within a team: component 0 of every cell of boxes s (s.all(); items: patches, as a
+/// LevelData's fab_boxes()) of the fabs u(item) = 0. No barrier.
+template <class Refs>
+KOKKOS_INLINE_FUNCTION void team_zero(const TeamMember& m, const Refs& u,
+                                      const BoxSet& s) {
+  team_set_rows(m, s, s.all(), [&](int p, int j, int k, int i0, int i1) {
+    const Field3 a = u(p).c0;
+    PW_INDEPENDENT_ITERATIONS
+    for (int i = i0; i <= i1; ++i)
+      a(i, j, k) = 0.0;
+  });
+}
+
 /// Within a team: f(i, j, k) over the cells of b (team_rows), then a barrier, so that
 /// the next stage may read what this one wrote. f must not write what another cell of b
 /// reads.

@@ -479,20 +479,27 @@ using namespace stage_detail;
 void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const LevelData& f, const BoxSet& rows, int sweeps,
                         const PoissonStencil& s, double omega, const ProlongStage& before,
-                        const RestrictStage& after) {
+                        const RestrictStage& after, bool zero) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::smooth_in_one_team: one component (it copies c0)");
   const ProlongOps pro(u, before);
   const RestrictOps res(after);
-  if (rows.empty() || (sweeps == 0 && !pro.on && !res.on)) return;
+  if (zero && pro.on)
+    throw std::logic_error("mg::smooth_in_one_team: zeroing u under a prolongation");
+  if (rows.empty() || (sweeps == 0 && !pro.on && !res.on && !zero)) return;
   const Refs ur = u.refs(), fr = f.refs();
   const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const BoxSet cells = u.fab_boxes();
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
   Kokkos::parallel_for(
       "mg::smooth_in_one_team", team_policy(1, 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         if (pro.on) team_prolong_all(m, pro);
+        if (zero) {
+          team_zero(m, ur, cells);
+          m.team_barrier();
+        }
         for (int sweep = 0; sweep < sweeps; ++sweep)
           for (int color = 0; color < 2; ++color) {
             team_copies(m, c, -1, ur, 1 - color);
@@ -548,9 +555,15 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
       });
 }
 
-void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
+void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from,
+                             const CopiesByPatch* pack, int parity) {
   const ProlongOps o(fine, from);
   if (!o.on || o.rows.empty()) return;
+  if (pack && fine.ncomp() != 1)
+    throw std::logic_error("mg::prolong_add_with_copies: packs one component");
+  const CopiesByPatch fc = pack ? *pack : CopiesByPatch();
+  const bool packs = pack && fc.sent_pieces.extent(0) > 0;
+  const int pack_parity = parity;
   Kokkos::parallel_for(
       "mg::prolong_add_with_copies", team_policy(o.rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
@@ -562,6 +575,11 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from) {
         m.team_barrier();
         team_fill_walls(m, o.geom, o.walls, 1, [&](int) { return coarse_fab(o, n); });
         prolong_patch(o, n, [&](const Box& b, const auto& row) { team_rows(m, b, row); });
+        if (!packs) return;
+        // The pack reads the fine patch's own cells: its prolongation is all it waits
+        // for.
+        m.team_barrier();
+        team_pack(m, fc, p, o.fr, pack_parity);
       });
 }
 

@@ -120,19 +120,25 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
                                    const RestrictStage& to);
 /// The prolongation stage `from` in one launch, a team per patch filling its own coarse
 /// patch's ghosts: the bits of crse's exchange, its fill_physical_boundary and
-/// prolong_add. After crse.fill_boundary(comm, false, -1, Copies::messages).
-void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from);
+/// prolong_add. After crse.fill_boundary(comm, false, -1, Copies::messages). `pack`
+/// (fine.copies_by_patch(true); fine of one component): then each team packs its fine
+/// patch's cells of `parity` (-1: all) that other ranks receive, for fine's next
+/// exchange, of Copies::packed and that parity (as gauss_seidel_with_copies's pack).
+void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from,
+                             const CopiesByPatch* pack = nullptr, int parity = -1);
 /// `sweeps` red-black sweeps of u (gauss_seidel of colour 0, then 1) in one launch by
 /// one team, each half-sweep after u's ghosts of the colour it reads from copies
 /// (u.copies_by_patch(true); u of one component), a barrier between the
 /// stages; `before` and `after` (if any) as the launch's first and last stages: for a
 /// grid whose exchanges have no message on this rank (before's coarse grid's messages
-/// exchanged first, as for prolong_add_with_copies). The bits of the exchanges and
-/// separate launches.
+/// exchanged first, as for prolong_add_with_copies). zero (not with `before`): every
+/// cell of u = 0 first, ghosts included (a coarse grid's first guess). The bits of the
+/// exchanges and separate launches.
 void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const LevelData& f, const BoxSet& rows, int sweeps,
                         const PoissonStencil& s, double omega,
-                        const ProlongStage& before = {}, const RestrictStage& after = {});
+                        const ProlongStage& before = {}, const RestrictStage& after = {},
+                        bool zero = false);
 /// The composite solve's coarse-fine ghosts (as AMReX's MLMG): along the normal, the
 /// quadratic through the coarse value at the coarse cell's centre and the first two
 /// fine cells inside, at the ghost's centre. The coarse value is the mean of the `ratio`

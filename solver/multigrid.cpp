@@ -270,7 +270,9 @@ void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   whole.owner.assign(L.size(), 0);
   g.gathered = true;
   g.allocate(whole, Comm(MPI_COMM_SELF), 0);
-  if (!first) return;  // coarsened from the grid above, which every rank holds too
+  // Coarsened from the grid above where every rank holds that one too, or where this
+  // rank is the only one (the grid above's patches halved, here as there).
+  if (!first || comm_.size() == 1) return;
   // The first: the residual restricted on the owners of the grid above, then copied to
   // every rank.
   const int me = comm_.rank(), P = comm_.size();
@@ -328,7 +330,7 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
 std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f,
                                      int sweeps, const mg::ProlongStage& before,
                                      const mg::RestrictStage& after, bool fresh,
-                                     std::optional<int> next) {
+                                     std::optional<int> next, bool zero) {
   // The prolongation's coarse ghosts' messages first, unpacked by its launch (the coarse
   // grid's communicator is g's: both are distributed, or both gathered; or the coarse
   // grid is held whole by every rank, and its exchange sends nothing).
@@ -343,10 +345,10 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
   if (!phi.exchange_has_messages(true) &&
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.copies_by_patch(true), f, g.colour, sweeps, g.stencil,
-                           cfg_.omega, before, after);
+                           cfg_.omega, before, after, zero);
     return std::nullopt;
   }
-  if (before.crse) mg::prolong_add_with_copies(phi, before);
+  if (zero) phi.set_val(0.0);
   // Then a half-sweep's on-rank copies and the sweep are one launch, each patch's team
   // making its own copies before it sweeps, where no copy reads what another team
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
@@ -360,6 +362,13 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
   const bool one_launch = !g.colours_differ_across_a_seam();
   using Copies = LevelData::Copies;
   std::optional<int> packed;  // the parity the last launch packed for
+  // The prolongation's launch packs what the first half-sweep's exchange sends.
+  if (before.crse && one_launch && sweeps > 0) {
+    packed = 1;
+    mg::prolong_add_with_copies(phi, before, &phi.copies_by_patch(true), *packed);
+  } else if (before.crse) {
+    mg::prolong_add_with_copies(phi, before);
+  }
   const auto messages = [&](int parity) {
     return packed == parity ? Copies::packed : Copies::messages;
   };
@@ -440,12 +449,11 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
                           rhs, f.stencil);
 }
 
-void Multigrid::finish_restriction(size_t k, bool zeroed) {
+void Multigrid::finish_restriction(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
   if (c.feed != Grid::Feed::coarsened)
     c.gather.copy(c.restricted.fabs(), c.gather_dst, f.comm);
-  if (!zeroed) c.phi.set_val(0.0);
 }
 
 mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
@@ -479,25 +487,28 @@ void Multigrid::prolong_from(size_t k) {
 }
 
 std::optional<int> Multigrid::cycle(size_t k, bool f_cycle, bool fresh,
-                                    std::optional<int> next) {
+                                    std::optional<int> next, bool zero) {
   Grid& g = *grids_[k];
   LevelData& phi = k == 0 ? *top_phi_ : g.phi;
   const LevelData& f = k == 0 ? *top_f_ : g.rhs;
   if (k + 1 == grids_.size()) {
     if (truncated_)
-      return smooth(g, phi, f, cfg_.pre_smooth + cfg_.post_smooth, {}, {}, fresh, next);
-    bottom_solve(g, phi, f);
+      return smooth(g, phi, f, cfg_.pre_smooth + cfg_.post_smooth, {}, {}, fresh, next,
+                    zero);
+    bottom_solve(g, phi, f, zero);
     return std::nullopt;
   }
   // The restriction ends the pre-smoothing's launches, the prolongation starts the
   // post-smoothing's, where they can (restriction_stage, prolongation_stage).
   const mg::RestrictStage down = restriction_stage(k, cfg_.pre_smooth > 0);
-  smooth(g, phi, f, cfg_.pre_smooth, {}, down, fresh);
+  smooth(g, phi, f, cfg_.pre_smooth, {}, down, fresh, std::nullopt, zero);
   if (!down.crse) restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
-  finish_restriction(k, down.zeroed != nullptr);
-  // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle.
-  if (f_cycle) cycle(k + 1, true);
-  cycle(k + 1, false);
+  finish_restriction(k);
+  // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle. The coarse
+  // grid's first guess is 0: the restriction stage zeroed it, or its first launch does.
+  const bool zero_below = down.zeroed == nullptr;
+  if (f_cycle) cycle(k + 1, true, false, std::nullopt, zero_below);
+  cycle(k + 1, false, false, std::nullopt, zero_below && !f_cycle);
   const mg::ProlongStage up = prolongation_stage(k);
   if (!up.crse) prolong_from(k);
   return smooth(g, phi, f, cfg_.post_smooth, up, {}, false, next);
@@ -509,7 +520,7 @@ double Multigrid::mean(const LevelData& u) const {
   return all_ranks(s, comm_).value(scale) / double(num_cells(u.layout().boxes));
 }
 
-void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
+void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs, bool zero) {
   // Conjugate gradients on the coarsest grid, from the current phi. L is symmetric and
   // definite (semi-definite with a consistent rhs for a singular problem), negative
   // rather than positive, which CG does not mind. Dot products are exact sums, so every
@@ -533,9 +544,10 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs) {
     mg::add_constant(g.rhs, -avg);
   }
   if (g.team_cg) {  // the same steps, in one launch
-    g.team_cg->solve(x, rhs, r, p, q, cfg_.bottom_rtol, cfg_.bottom_max_iter);
+    g.team_cg->solve(x, rhs, r, p, q, cfg_.bottom_rtol, cfg_.bottom_max_iter, zero);
     return;
   }
+  if (zero) x.set_val(0.0);
   residual(g, x, rhs, r);
   p.set_val(0.0);  // its ghosts beyond the patches stay 0 (homogeneous)
   mg::axpy(p, 1.0, r.refs());

@@ -101,11 +101,11 @@ class Multigrid {
 
  private:
   struct Grid;
-  /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs; fresh and
-  /// next: as smooth()'s, for grid k's first and last smoothing. Returns what its last
-  /// launch packed, as smooth().
+  /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs; fresh,
+  /// next and zero: as smooth()'s, for grid k's first and last smoothing (zero: or its
+  /// bottom solve). Returns what its last launch packed, as smooth().
   std::optional<int> cycle(size_t k, bool f_cycle, bool fresh = false,
-                           std::optional<int> next = std::nullopt);
+                           std::optional<int> next = std::nullopt, bool zero = false);
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
   /// The coarser grids' coarse-fine rules (of the cell inside) handed to their fields'
@@ -125,13 +125,15 @@ class Multigrid {
   /// restriction `after` (if any; in the sweeps' launches where they can). fresh:
   /// phi's ghosts hold what an exchange would give them (no prolongation before), so
   /// the first half-sweep takes none. next (no restriction after): the parity of the
-  /// exchange after the smoothing, which its last launch then packs. Returns the parity
-  /// the last launch packed for the exchange after it (none: it packed nothing; that
-  /// exchange takes Copies::messages).
+  /// exchange after the smoothing, which its last launch then packs. zero (no
+  /// prolongation before): phi = 0 first, its ghosts included (a coarse grid's first
+  /// guess, which the restriction into it did not set), in the first launch where it
+  /// can. Returns the parity the last launch packed for the exchange after it (none: it
+  /// packed nothing; that exchange takes Copies::messages).
   std::optional<int> smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
                             const mg::ProlongStage& before = {},
                             const mg::RestrictStage& after = {}, bool fresh = false,
-                            std::optional<int> next = std::nullopt);
+                            std::optional<int> next = std::nullopt, bool zero = false);
   /// residual_norm, where the last launch packed what the exchange sends (packed: its
   /// parity), in one launch with the exchange's copies.
   double residual_norm(LevelData& phi, const LevelData& f, bool swept,
@@ -139,14 +141,13 @@ class Multigrid {
   void residual(Grid& g, LevelData& phi, const LevelData& f, LevelData& r);
   /// rhs of grid k + 1 (or what is gathered into it) = the restriction of grid k's
   /// residual f - L phi, as a stage of the smoothing before it (zeroing phi of grid
-  /// k + 1, unless that is the first gathered grid: finish_restriction does); none (crse
+  /// k + 1, unless that is fed by a copy: then its first launch does); none (crse
   /// null) where it cannot be one. swept: as for residual_norm.
   mg::RestrictStage restriction_stage(size_t k, bool swept);
   /// The same in launches of its own, where restriction_stage gives none.
   void restrict_residual(size_t k, LevelData& phi, const LevelData& f, bool swept);
-  /// After either: the gather into grid k + 1 where it is the first gathered grid, and
-  /// phi of grid k + 1 = 0 unless the stage zeroed it.
-  void finish_restriction(size_t k, bool zeroed);
+  /// After either: the copy into grid k + 1 where it is fed by one (Grid::Feed).
+  void finish_restriction(size_t k);
   /// phi of grid k + 1 -> added to phi of grid k, as a stage of the post-smoothing
   /// (its ghosts filled in that launch); none (crse null) where it cannot be one.
   mg::ProlongStage prolongation_stage(size_t k);
@@ -154,7 +155,8 @@ class Multigrid {
   void prolong_from(size_t k);
   /// How grid k + 1's correction reaches grid k.
   Prolong prolongation(const Grid& c) const;
-  void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs);
+  /// zero: from x = 0 (set here, in the one-launch CG where it runs).
+  void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs, bool zero = false);
   /// Makes the last grid (its patches L, as the level's owners hold them) one that
   /// every rank holds whole; `first`: the first such grid, fed from the grid above
   /// through a copy (Grid::Feed::restricted_copy), not coarsened from it.

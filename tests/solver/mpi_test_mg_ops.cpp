@@ -16,8 +16,9 @@ TEST(MgOpsAcrossRanks, LaunchesUnpackingTheirMessagesGiveTheExchangeBits) {
   // Patches dealt round-robin, so most ghosts come from another rank: two sweeps, the
   // residual, the restriction after a sweep (colour 1's ghosts) with the coarse first
   // guess zeroed, and the prolongation (the coarse ghosts, edges and corners, and the
-  // walls); 2D and 3D, a covering level and a refined one whose coarse-fine ghosts
-  // follow the cell inside, ghosts 1 and 2 wide. Every ghost starts with a value no
+  // walls) packing what the next half-sweep's exchange sends; 2D and 3D, a covering
+  // level and a refined one whose coarse-fine ghosts follow the cell inside, ghosts 1
+  // and 2 wide. Every ghost starts with a value no
   // exchange gives, and each stage follows one that changed the cells its exchange
   // reads, so a message not unpacked shows.
   const Comm comm;
@@ -87,10 +88,22 @@ TEST(MgOpsAcrossRanks, LaunchesUnpackingTheirMessagesGiveTheExchangeBits) {
         crse[0].fill_physical_boundary({walls});
         mg::prolong_add(u[0], crse[0].refs(), dim, Prolong::multilinear);
         crse[1].fill_boundary(comm, false, -1, messages);
-        mg::prolong_add_with_copies(u[1], {&crse[1], &crse[1].copies_by_patch(false),
-                                           walls, Prolong::multilinear});
-        SCOPED_TRACE("prolongation");
-        expect_same_bits(crse[0], crse[1]);
+        // Its launch packs what the first half-sweep after it reads (colour 1's).
+        mg::prolong_add_with_copies(
+            u[1],
+            {&crse[1], &crse[1].copies_by_patch(false), walls, Prolong::multilinear},
+            &u[1].copies_by_patch(true), 1);
+        {
+          SCOPED_TRACE("prolongation");
+          expect_same_bits(crse[0], crse[1]);
+          expect_same_bits(u[0], u[1]);
+        }
+        u[0].fill_boundary(comm, true, 1);
+        mg::gauss_seidel(u[0], f, rows, 0, t.s, 1.3);
+        u[1].fill_boundary(comm, true, 1, packed);
+        mg::gauss_seidel_with_copies(u[1], u[1].copies_by_patch(true), f, rows, 0, t.s,
+                                     1.3);
+        SCOPED_TRACE("the half-sweep after the prolongation");
         expect_same_bits(u[0], u[1]);
       }
 }

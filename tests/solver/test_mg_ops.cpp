@@ -251,6 +251,33 @@ TEST(MgOps, OneTeamSmoothingGivesTheExchangeAndSweepsBitsAcrossAnOddSeam) {
   }
 }
 
+TEST(MgOps, OneTeamSmoothingFromZeroGivesTheBitsOfZeroingFirst) {
+  // A coarse grid's first guess zeroed in its first smoothing's launch (ghosts
+  // included): the bits of set_val(0) and the launch without it, with no sweep or two,
+  // from values no solve leaves there.
+  const Comm comm;
+  for (int dim : {2, 3})
+    for (auto shape : {TwoGrids::covering, TwoGrids::refined, TwoGrids::one_patch})
+      for (int sweeps : {0, 2}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "dim " << dim << " shape " << shape << " sweeps " << sweeps);
+        const TwoGrids t(dim, shape);
+        LevelData u[2];
+        for (int v = 0; v < 2; ++v) {
+          u[v] = ghosted_field("u", t.fine, t.g, 1, 1);
+          if (shape == TwoGrids::refined) u[v].set_coarse_fine_from_inside(-0.6);
+        }
+        const LevelData f = ghosted_field("f", t.fine, t.g, 2, 0);
+        const BoxSet rows = mg::colour_rows(u[0]);
+        u[0].set_val(0.0);
+        mg::smooth_in_one_team(u[0], u[0].copies_by_patch(true), f, rows, sweeps, t.s,
+                               1.3);
+        mg::smooth_in_one_team(u[1], u[1].copies_by_patch(true), f, rows, sweeps, t.s,
+                               1.3, {}, {}, /*zero=*/true);
+        expect_same_bits(u[0], u[1]);
+      }
+}
+
 TEST(MgOps, RestrictionMakingItsOwnGhostCopiesGivesTheExchangeAndRestrictionBits) {
   // After a sweep, the restriction of the residual with the fine ghosts' copies (all, or
   // colour 1's only) and the coarse first guess zeroed in one launch: a team per patch
