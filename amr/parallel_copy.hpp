@@ -351,4 +351,28 @@ KOKKOS_FORCEINLINE_FUNCTION void received_cells(const CopiesByPatch& c, int n,
     to(i, j, k) = from(i, j, k);
 }
 
+/// Within a team: patch p's copies of c (p < 0: every patch's), from patches of this
+/// rank and from the messages received, their cells of parity `parity` (0 or 1; -1:
+/// all). No barrier.
+KOKKOS_FORCEINLINE_FUNCTION void team_copies(const TeamMember& m, const CopiesByPatch& c,
+                                             int p, const Kokkos::View<FabRef*>& u,
+                                             int parity) {
+  const int step = parity < 0 ? 1 : 2;
+  // Row (j, k)'s first cell of the parity from i0.
+  const auto first = [&](int i0, int j, int k) {
+    return parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1);
+  };
+  team_set_rows(m, c.boxes, p < 0 ? c.boxes.all() : c.of_patch(p),
+                [&](int t, int j, int k, int i0, int i1) {
+                  const CopyTag tag = c.tags(t);
+                  copy_tag_cells(tag, u(tag.dst).c0, u(tag.src).c0, j, k, first(i0, j, k),
+                                 i1, step);
+                });
+  const BoxSet& in = c.received_boxes;
+  team_set_rows(m, in, p < 0 ? in.all() : c.received_of_patch(p),
+                [&](int n, int j, int k, int i0, int i1) {
+                  received_cells(c, n, u, j, k, first(i0, j, k), i1, step);
+                });
+}
+
 }  // namespace pw

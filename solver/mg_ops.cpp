@@ -74,29 +74,6 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
       });
 }
 
-/// Within a team: patch p's copies of c (p < 0: every patch's), from patches of this
-/// rank and from the messages received, their cells of parity `parity` (0 or 1; -1:
-/// all). No barrier.
-KOKKOS_FORCEINLINE_FUNCTION void team_copies(const TeamMember& m, const CopiesByPatch& c,
-                                             int p, const Refs& u, int parity) {
-  const int step = parity < 0 ? 1 : 2;
-  // Row (j, k)'s first cell of the parity from i0.
-  const auto first = [&](int i0, int j, int k) {
-    return parity < 0 ? i0 : i0 + ((parity - i0 - j - k) & 1);
-  };
-  team_set_rows(m, c.boxes, p < 0 ? c.boxes.all() : c.of_patch(p),
-                [&](int t, int j, int k, int i0, int i1) {
-                  const CopyTag tag = c.tags(t);
-                  copy_tag_cells(tag, u(tag.dst).c0, u(tag.src).c0, j, k, first(i0, j, k),
-                                 i1, step);
-                });
-  const BoxSet& in = c.received_boxes;
-  team_set_rows(m, in, p < 0 ? in.all() : c.received_of_patch(p),
-                [&](int n, int j, int k, int i0, int i1) {
-                  received_cells(c, n, u, j, k, first(i0, j, k), i1, step);
-                });
-}
-
 /// Within a team: patch p's cells of parity `parity` (-1: all) that c's plan sends, into
 /// its send buffer. No barrier. Kept out of the flattened sweep, whose loops it slowed.
 PW_NOINLINE KOKKOS_FUNCTION void team_pack(const TeamMember& m, const CopiesByPatch& c,
@@ -366,22 +343,27 @@ inline bool one_component(const LevelData* u, const char* what) {
 
 /// What a restriction stage reads and writes, on the device.
 struct RestrictOps {
-  bool on = false, zero = false;
+  bool on = false, zero = false, packs = false;
   int parity = -1;
-  BoxSet rows;  // crse's interiors
+  BoxSet rows;  // the coarse interiors restricted into (crse's, or the stage's rows)
   Refs cr, zr;
   Kokkos::View<Box*> zboxes;
   IntVect zghost;
+  CopiesByPatch send;  // the coarse grid's feed, packed where `packs`
   RestrictOps() = default;
   explicit RestrictOps(const RestrictStage& to)
       : on(one_component(to.crse, "the restriction's coarse grid")),
         zero(one_component(to.zeroed, "the restriction's zeroed field")),
+        packs(on && to.send && to.send->sent_pieces.extent(0) > 0),
         parity(to.parity),
-        rows(on ? to.crse->interiors() : BoxSet()),
+        rows(!on       ? BoxSet()
+             : to.rows ? *to.rows
+                       : to.crse->interiors()),
         cr(on ? to.crse->refs() : Refs()),
         zr(zero ? to.zeroed->refs() : Refs()),
         zboxes(zero ? to.zeroed->patch_boxes() : Kokkos::View<Box*>()),
-        zghost(zero ? to.zeroed->ghost() : IntVect{}) {}
+        zghost(zero ? to.zeroed->ghost() : IntVect{}),
+        send(packs ? *to.send : CopiesByPatch()) {}
 };
 
 /// What a prolongation stage reads and writes, on the device.
@@ -460,6 +442,36 @@ KOKKOS_FORCEINLINE_FUNCTION void prolong_patch(const ProlongOps& o, int n,
   });
 }
 
+/// What a feed stage reads and writes, on the device.
+struct FeedOps {
+  bool zero = false, copies = false;
+  Refs ur, fr;
+  BoxSet cells;  // u's fabs, ghosts included
+  CopiesByPatch into_f;
+  FeedOps() = default;
+  FeedOps(const LevelData& u, const LevelData& f, const FeedStage& fed)
+      : zero(fed.zero),
+        copies(fed.copies != nullptr),
+        ur(u.refs()),
+        fr(f.refs()),
+        cells(fed.zero ? u.fab_boxes() : BoxSet()),
+        into_f(copies ? *fed.copies : CopiesByPatch()) {}
+  bool on() const { return zero || copies; }
+};
+
+/// Within one team: the feed stage over every patch. No barrier.
+KOKKOS_INLINE_FUNCTION void team_feed(const TeamMember& m, const FeedOps& o) {
+  if (o.copies) team_copies(m, o.into_f, -1, o.fr, -1);
+  if (o.zero) team_zero(m, o.ur, o.cells);
+}
+
+/// Within a team: patch p's cells of the restriction's coarse grid that its feed sends
+/// (after they were restricted, a barrier between). No barrier.
+KOKKOS_INLINE_FUNCTION void team_pack_restricted(const TeamMember& m,
+                                                 const RestrictOps& o, int p) {
+  if (o.packs) team_pack(m, o.send, p, o.cr, -1);
+}
+
 /// Within one team: the prolongation stage over every patch (the coarse ghosts' copies,
 /// the walls face by face, the prolongation), barriers between.
 KOKKOS_INLINE_FUNCTION void team_prolong_all(const TeamMember& m, const ProlongOps& o) {
@@ -479,25 +491,25 @@ using namespace stage_detail;
 void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const LevelData& f, const BoxSet& rows, int sweeps,
                         const PoissonStencil& s, double omega, const ProlongStage& before,
-                        const RestrictStage& after, bool zero) {
+                        const RestrictStage& after, const FeedStage& fed) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::smooth_in_one_team: one component (it copies c0)");
   const ProlongOps pro(u, before);
   const RestrictOps res(after);
-  if (zero && pro.on)
-    throw std::logic_error("mg::smooth_in_one_team: zeroing u under a prolongation");
-  if (rows.empty() || (sweeps == 0 && !pro.on && !res.on && !zero)) return;
+  const FeedOps first(u, f, fed);
+  if (first.on() && pro.on)
+    throw std::logic_error("mg::smooth_in_one_team: a feed under a prolongation");
+  if (rows.empty() || (sweeps == 0 && !pro.on && !res.on && !first.on())) return;
   const Refs ur = u.refs(), fr = f.refs();
   const Kokkos::View<Box*> boxes = u.patch_boxes();
-  const BoxSet cells = u.fab_boxes();
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
   Kokkos::parallel_for(
       "mg::smooth_in_one_team", team_policy(1, 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         if (pro.on) team_prolong_all(m, pro);
-        if (zero) {
-          team_zero(m, ur, cells);
+        if (first.on()) {
+          team_feed(m, first);
           m.team_barrier();
         }
         for (int sweep = 0; sweep < sweeps; ++sweep)
@@ -525,6 +537,10 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
         team_each_patch(m, res.rows.size(), [&](int n, const auto& over_rows) {
           restrict_patch(res, n, ur, fr, s, in, over_rows);
         });
+        if (!res.packs) return;
+        m.team_barrier();
+        for (int n = 0; n < res.rows.size(); ++n)
+          team_pack_restricted(m, res, res.rows.item(n));
       });
 }
 
@@ -552,7 +568,32 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
         if (o.zero) zero_patch(o, p, team_shares);
         m.team_barrier();
         restrict_patch(o, n, ur, fr, s, in, team_shares);
+        if (!o.packs) return;
+        // The pack reads the coarse patch the team restricted into.
+        m.team_barrier();
+        team_pack_restricted(m, o, p);
       });
+}
+
+void feed(LevelData& u, const LevelData& f, const FeedStage& fed) {
+  if (fed.copies) {
+    const CopiesByPatch c = *fed.copies;
+    const Refs fr = f.refs();
+    if (!c.boxes.empty())
+      for_each_box_row(
+          "mg::feed::copies", c.boxes,
+          KOKKOS_LAMBDA(int t, int j, int k, int i0, int i1) {
+            const CopyTag tag = c.tags(t);
+            copy_tag_cells(tag, fr(tag.dst).c0, fr(tag.src).c0, j, k, i0, i1, 1);
+          });
+    if (!c.received_boxes.empty())
+      for_each_box_row(
+          "mg::feed::received", c.received_boxes,
+          KOKKOS_LAMBDA(int n, int j, int k, int i0, int i1) {
+            received_cells(c, n, fr, j, k, i0, i1, 1);
+          });
+  }
+  if (fed.zero) u.set_val(0.0);
 }
 
 void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from,

@@ -96,12 +96,28 @@ void prolong_add(const LevelData& fine, const Refs& crse, int dim, Prolong how);
 /// none): u's ghosts of parity `parity` (1, or all: -1) from its copies, then
 /// restrict_residual into crse (u's layout coarsened by 2, same owners), and every cell
 /// of `zeroed` (crse's layout, ghosts included) = 0 when not null (the coarse grid's
-/// first guess).
+/// first guess). Where crse is held whole by every rank (u's layout coarsened, every
+/// patch on this rank): `rows`, the interiors of the patches under u's owned ones, are
+/// those restricted into; and each team then packs them, its patch's cells that `send`
+/// (crse's feed, a plan from u's owners to every rank) sends, for the feed's exchange
+/// of Copies::packed.
 struct RestrictStage {
   LevelData* crse = nullptr;
   LevelData* zeroed = nullptr;
   int parity = -1;
+  const BoxSet* rows = nullptr;
+  const CopiesByPatch* send = nullptr;
 };
+/// What a coarse grid's first launch takes first (none by default), where the
+/// restriction into it did not: u = 0, ghosts included (its first guess); the copies
+/// (received cells) into f of `copies`, its feed's (RestrictStage::send's plan), after
+/// that plan's exchange of Copies::packed.
+struct FeedStage {
+  bool zero = false;
+  const CopiesByPatch* copies = nullptr;
+};
+/// The feed stage in a launch of its own (a team per patch of u).
+void feed(LevelData& u, const LevelData& f, const FeedStage& fed);
 /// The prolongation a launch into fine may start with (crse == nullptr: none): crse's
 /// ghosts from `copies` (crse.copies_by_patch(false); crse of one component,
 /// fine's layout coarsened by 2) and beyond the walls by `walls`, then prolong_add.
@@ -131,14 +147,13 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from,
 /// (u.copies_by_patch(true); u of one component), a barrier between the
 /// stages; `before` and `after` (if any) as the launch's first and last stages: for a
 /// grid whose exchanges have no message on this rank (before's coarse grid's messages
-/// exchanged first, as for prolong_add_with_copies). zero (not with `before`): every
-/// cell of u = 0 first, ghosts included (a coarse grid's first guess). The bits of the
-/// exchanges and separate launches.
+/// exchanged first, as for prolong_add_with_copies), and `fed` (not with `before`) first
+/// of all. The bits of the exchanges and separate launches.
 void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
                         const LevelData& f, const BoxSet& rows, int sweeps,
                         const PoissonStencil& s, double omega,
                         const ProlongStage& before = {}, const RestrictStage& after = {},
-                        bool zero = false);
+                        const FeedStage& fed = {});
 /// The composite solve's coarse-fine ghosts (as AMReX's MLMG): along the normal, the
 /// quadratic through the coarse value at the coarse cell's centre and the first two
 /// fine cells inside, at the ghost's centre. The coarse value is the mean of the `ratio`

@@ -41,17 +41,24 @@ struct Multigrid::Grid {
   // How rhs comes from the grid above (not on grid 0), and the correction goes back:
   // coarsened: this grid's patches are those above, halved, on the same ranks; the
   // residual is restricted onto them and the correction prolonged back in the sweeps'
-  // launches. Else this grid is held whole by every rank and the grid above is not (or
-  // is cut otherwise): the residual is restricted onto the patches above, halved, on
-  // their ranks (restricted_copy), or taken as it is (copy: the coarsest patch grid of
-  // a level covering the domain, whose patches cannot be halved), then copied into rhs
-  // on every rank; the correction goes back in launches of its own.
-  enum class Feed { coarsened, restricted_copy, copy };
+  // launches. Else this grid is held whole by every rank and the grid above is not.
+  // shared: this grid's patches are those above, halved; each rank restricts the
+  // residual into its own patches' rhs and sends them to every other rank (packed by
+  // the restriction's launch, received by this grid's first launch); the prolongation
+  // is a stage of the post-smoothing. Or (level 0's one box) the residual is restricted
+  // onto the patches above, halved, on their ranks (restricted_copy), or taken as it is
+  // (copy: the coarsest patch grid, whose patches cannot be halved), then copied into
+  // rhs on every rank; the correction goes back in launches of its own.
+  enum class Feed { coarsened, shared, restricted_copy, copy };
   Feed feed = Feed::coarsened;
   bool one_box = false;  // level 0's grids below its patches: the domain in one box
   LevelData restricted;
   CopyPlan gather;
   std::vector<Fab> gather_dst;  // gather's destinations (rhs's fabs first)
+  // shared: the interiors of this rank's patches (those under its patches above), and
+  // gather's copies for the launches that pack and receive them.
+  BoxSet shared_rows;
+  CopiesByPatch shared_copies;
   // The first one-box grid's phi once per patch of the grid above (the correction each
   // of those patches takes).
   mg::Refs phi_per_fine_patch;
@@ -273,11 +280,10 @@ void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   // Coarsened from the grid above where every rank holds that one too, or where this
   // rank is the only one (the grid above's patches halved, here as there).
   if (!first || comm_.size() == 1) return;
-  // The first: the residual restricted on the owners of the grid above, then copied to
-  // every rank.
+  // The first: each rank restricts the residual into its own patches of rhs and sends
+  // them to every other rank.
   const int me = comm_.rank(), P = comm_.size();
-  g.feed = Grid::Feed::restricted_copy;
-  g.restricted = LevelData("mg::restricted", L, g.geom, 1, IntVect{}, me);
+  g.feed = Grid::Feed::shared;
   // Destinations as this rank numbers them: b, its own copy of patch b; n + q, rank q's
   // copies (a sender's pieces name no destination fab). The copies this rank takes
   // part in come in one order on every rank (b, then q), which fixes the messages'
@@ -285,6 +291,8 @@ void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   const size_t n = L.size();
   std::vector<CopyTag> tags;
   std::vector<int> owners(n + size_t(P), me);
+  std::vector<Box> mine;
+  std::vector<int> items;
   for (int q = 0; q < P; ++q)
     owners[n + size_t(q)] = q;
   for (size_t b = 0; b < n; ++b) {
@@ -292,13 +300,17 @@ void Multigrid::hold_whole(const LevelLayout& L, bool first) {
       tags.push_back({int(b), int(b), L.boxes[b], IntVect{}});
       continue;
     }
+    mine.push_back(L.boxes[b]);
+    items.push_back(int(b));
     for (int q = 0; q < P; ++q)
-      tags.push_back({int(b), q == me ? int(b) : int(n) + q, L.boxes[b], IntVect{}});
+      if (q != me) tags.push_back({int(b), int(n) + q, L.boxes[b], IntVect{}});
   }
+  g.shared_rows = BoxSet(mine, items);
   g.gather = CopyPlan(tags, L.owner, owners, me);
   g.gather_dst.assign(owners.size(), Fab());
   for (size_t b = 0; b < n; ++b)
     g.gather_dst[b] = g.rhs[b];
+  g.shared_copies = CopiesByPatch(g.gather, 1, owners.size());
 }
 
 Multigrid::~Multigrid() = default;
@@ -330,7 +342,7 @@ void Multigrid::residual_ghosts(Grid& g, LevelData& u, bool swept) {
 std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f,
                                      int sweeps, const mg::ProlongStage& before,
                                      const mg::RestrictStage& after, bool fresh,
-                                     std::optional<int> next, bool zero) {
+                                     std::optional<int> next, const mg::FeedStage& fed) {
   // The prolongation's coarse ghosts' messages first, unpacked by its launch (the coarse
   // grid's communicator is g's: both are distributed, or both gathered; or the coarse
   // grid is held whole by every rank, and its exchange sends nothing).
@@ -345,10 +357,10 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
   if (!phi.exchange_has_messages(true) &&
       (detail::host_exec() || phi.interiors().cells() <= device_team_cells)) {
     mg::smooth_in_one_team(phi, phi.copies_by_patch(true), f, g.colour, sweeps, g.stencil,
-                           cfg_.omega, before, after, zero);
+                           cfg_.omega, before, after, fed);
     return std::nullopt;
   }
-  if (zero) phi.set_val(0.0);
+  mg::feed(phi, f, fed);
   // Then a half-sweep's on-rank copies and the sweep are one launch, each patch's team
   // making its own copies before it sweeps, where no copy reads what another team
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
@@ -429,18 +441,27 @@ double Multigrid::residual_norm(LevelData& phi, const LevelData& f, bool swept,
 mg::RestrictStage Multigrid::restriction_stage(size_t k, bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  const bool gather = c.feed != Grid::Feed::coarsened;
-  // Not into the coarsest grid gathered as it is (a residual, not a restriction).
-  if (c.feed == Grid::Feed::copy) return {};
+  const int parity = residual_parity(f, swept);
   // The residual is formed in the restriction, never stored on the fine grid.
-  return {gather ? &c.restricted : &c.rhs, gather ? nullptr : &c.phi,
-          residual_parity(f, swept)};
+  switch (c.feed) {
+    case Grid::Feed::coarsened:
+      return {&c.rhs, &c.phi, parity};
+    case Grid::Feed::shared:  // this rank's patches, packed for the others
+      return {&c.rhs, nullptr, parity, &c.shared_rows, &c.shared_copies};
+    case Grid::Feed::restricted_copy:
+      return {&c.restricted, nullptr, parity};
+    case Grid::Feed::copy:  // the coarsest grid as it is (a residual, not a restriction)
+      break;
+  }
+  return {};
 }
 
 void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs,
                                   bool swept) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
+  if (c.feed == Grid::Feed::shared)
+    throw std::logic_error("Multigrid: a shared feed is restricted in a stage");
   residual_ghosts(f, phi, swept);
   if (c.feed == Grid::Feed::copy)  // the coarsest grid, as it is
     mg::residual(c.restricted, phi, rhs, f.stencil);
@@ -452,8 +473,18 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
 void Multigrid::finish_restriction(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  if (c.feed != Grid::Feed::coarsened)
+  if (c.feed == Grid::Feed::shared) {  // sent as packed; received by c's first launch
+    c.gather.begin(c.rhs.fabs(), c.gather_dst, f.comm, 7, -1, CopyPlan::Copies::packed);
+    c.gather.finish(c.gather_dst, f.comm);
+  } else if (c.feed != Grid::Feed::coarsened) {
     c.gather.copy(c.restricted.fabs(), c.gather_dst, f.comm);
+  }
+}
+
+mg::FeedStage Multigrid::feed_stage(size_t k, const mg::RestrictStage& down) {
+  Grid& c = *grids_[k + 1];
+  return {down.zeroed == nullptr,
+          c.feed == Grid::Feed::shared ? &c.shared_copies : nullptr};
 }
 
 mg::ProlongStage Multigrid::prolongation_stage(size_t k) {
@@ -487,28 +518,29 @@ void Multigrid::prolong_from(size_t k) {
 }
 
 std::optional<int> Multigrid::cycle(size_t k, bool f_cycle, bool fresh,
-                                    std::optional<int> next, bool zero) {
+                                    std::optional<int> next, const mg::FeedStage& fed) {
   Grid& g = *grids_[k];
   LevelData& phi = k == 0 ? *top_phi_ : g.phi;
   const LevelData& f = k == 0 ? *top_f_ : g.rhs;
   if (k + 1 == grids_.size()) {
     if (truncated_)
       return smooth(g, phi, f, cfg_.pre_smooth + cfg_.post_smooth, {}, {}, fresh, next,
-                    zero);
-    bottom_solve(g, phi, f, zero);
+                    fed);
+    bottom_solve(g, phi, f, fed);
     return std::nullopt;
   }
   // The restriction ends the pre-smoothing's launches, the prolongation starts the
   // post-smoothing's, where they can (restriction_stage, prolongation_stage).
   const mg::RestrictStage down = restriction_stage(k, cfg_.pre_smooth > 0);
-  smooth(g, phi, f, cfg_.pre_smooth, {}, down, fresh, std::nullopt, zero);
+  smooth(g, phi, f, cfg_.pre_smooth, {}, down, fresh, std::nullopt, fed);
   if (!down.crse) restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
   finish_restriction(k);
   // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle. The coarse
-  // grid's first guess is 0: the restriction stage zeroed it, or its first launch does.
-  const bool zero_below = down.zeroed == nullptr;
-  if (f_cycle) cycle(k + 1, true, false, std::nullopt, zero_below);
-  cycle(k + 1, false, false, std::nullopt, zero_below && !f_cycle);
+  // grid's first guess is 0 (and its rhs whole): the restriction stage set them, or its
+  // first launch does.
+  const mg::FeedStage below = feed_stage(k, down);
+  if (f_cycle) cycle(k + 1, true, false, std::nullopt, below);
+  cycle(k + 1, false, false, std::nullopt, f_cycle ? mg::FeedStage{} : below);
   const mg::ProlongStage up = prolongation_stage(k);
   if (!up.crse) prolong_from(k);
   return smooth(g, phi, f, cfg_.post_smooth, up, {}, false, next);
@@ -520,7 +552,8 @@ double Multigrid::mean(const LevelData& u) const {
   return all_ranks(s, comm_).value(scale) / double(num_cells(u.layout().boxes));
 }
 
-void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs, bool zero) {
+void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs,
+                             const mg::FeedStage& fed) {
   // Conjugate gradients on the coarsest grid, from the current phi. L is symmetric and
   // definite (semi-definite with a consistent rhs for a singular problem), negative
   // rather than positive, which CG does not mind. Dot products are exact sums, so every
@@ -537,17 +570,20 @@ void Multigrid::bottom_solve(Grid& g, LevelData& x, const LevelData& rhs, bool z
   auto dot = [&](const LevelData& u, const LevelData& v) {
     return dot_scaled(u, v, mg::max_abs_product(u, v));
   };
+  mg::FeedStage first = fed;
   if (singular_ && g.gathered) {  // the rhs's mean is round-off; remove it exactly
+    mg::feed(x, rhs, first);      // rhs whole first
+    first = {};
     const double scale = power_of_two_above(mg::max_abs(g.rhs));
     const double avg = mg::exact_sum(g.rhs, 1.0 / scale).value(scale) /
                        double(num_cells(g.rhs.layout().boxes));
     mg::add_constant(g.rhs, -avg);
   }
   if (g.team_cg) {  // the same steps, in one launch
-    g.team_cg->solve(x, rhs, r, p, q, cfg_.bottom_rtol, cfg_.bottom_max_iter, zero);
+    g.team_cg->solve(x, rhs, r, p, q, cfg_.bottom_rtol, cfg_.bottom_max_iter, first);
     return;
   }
-  if (zero) x.set_val(0.0);
+  mg::feed(x, rhs, first);
   residual(g, x, rhs, r);
   p.set_val(0.0);  // its ghosts beyond the patches stay 0 (homogeneous)
   mg::axpy(p, 1.0, r.refs());

@@ -102,10 +102,11 @@ class Multigrid {
  private:
   struct Grid;
   /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs; fresh,
-  /// next and zero: as smooth()'s, for grid k's first and last smoothing (zero: or its
+  /// next and fed: as smooth()'s, for grid k's first and last smoothing (fed: or its
   /// bottom solve). Returns what its last launch packed, as smooth().
   std::optional<int> cycle(size_t k, bool f_cycle, bool fresh = false,
-                           std::optional<int> next = std::nullopt, bool zero = false);
+                           std::optional<int> next = std::nullopt,
+                           const mg::FeedStage& fed = {});
   /// The mean of u's interiors over the level (exact: the same on every rank).
   double mean(const LevelData& u) const;
   /// The coarser grids' coarse-fine rules (of the cell inside) handed to their fields'
@@ -125,15 +126,16 @@ class Multigrid {
   /// restriction `after` (if any; in the sweeps' launches where they can). fresh:
   /// phi's ghosts hold what an exchange would give them (no prolongation before), so
   /// the first half-sweep takes none. next (no restriction after): the parity of the
-  /// exchange after the smoothing, which its last launch then packs. zero (no
-  /// prolongation before): phi = 0 first, its ghosts included (a coarse grid's first
-  /// guess, which the restriction into it did not set), in the first launch where it
+  /// exchange after the smoothing, which its last launch then packs. fed (no
+  /// prolongation before): what a coarse grid takes first where the restriction into
+  /// it did not set it (phi = 0, f's copies from its feed), in the first launch where it
   /// can. Returns the parity the last launch packed for the exchange after it (none: it
   /// packed nothing; that exchange takes Copies::messages).
   std::optional<int> smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
                             const mg::ProlongStage& before = {},
                             const mg::RestrictStage& after = {}, bool fresh = false,
-                            std::optional<int> next = std::nullopt, bool zero = false);
+                            std::optional<int> next = std::nullopt,
+                            const mg::FeedStage& fed = {});
   /// residual_norm, where the last launch packed what the exchange sends (packed: its
   /// parity), in one launch with the exchange's copies.
   double residual_norm(LevelData& phi, const LevelData& f, bool swept,
@@ -146,8 +148,11 @@ class Multigrid {
   mg::RestrictStage restriction_stage(size_t k, bool swept);
   /// The same in launches of its own, where restriction_stage gives none.
   void restrict_residual(size_t k, LevelData& phi, const LevelData& f, bool swept);
-  /// After either: the copy into grid k + 1 where it is fed by one (Grid::Feed).
+  /// After either: the copy into grid k + 1 where it is fed by one (Grid::Feed; only
+  /// its messages where its first launch makes the copies: feed_stage).
   void finish_restriction(size_t k);
+  /// What grid k + 1's first launch takes first, after the restriction `down` into it.
+  mg::FeedStage feed_stage(size_t k, const mg::RestrictStage& down);
   /// phi of grid k + 1 -> added to phi of grid k, as a stage of the post-smoothing
   /// (its ghosts filled in that launch); none (crse null) where it cannot be one.
   mg::ProlongStage prolongation_stage(size_t k);
@@ -155,8 +160,9 @@ class Multigrid {
   void prolong_from(size_t k);
   /// How grid k + 1's correction reaches grid k.
   Prolong prolongation(const Grid& c) const;
-  /// zero: from x = 0 (set here, in the one-launch CG where it runs).
-  void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs, bool zero = false);
+  /// fed: as smooth()'s (in the one-launch CG where it runs).
+  void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs,
+                    const mg::FeedStage& fed = {});
   /// Makes the last grid (its patches L, as the level's owners hold them) one that
   /// every rank holds whole; `first`: the first such grid, fed from the grid above
   /// through a copy (Grid::Feed::restricted_copy), not coarsened from it.

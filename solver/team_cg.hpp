@@ -31,11 +31,11 @@ class TeamCg {
 
   /// L x = rhs by conjugate gradients from x (x, p with ghosts as u's; r, q any fields
   /// of the layout): until |r|^2 <= rtol^2 |rhs|^2 (2-norms, exact sums), at most
-  /// max_iter iterations. zero_x: from x = 0 (every cell set first, ghosts included).
-  /// Asynchronous: nothing waits for the launch.
+  /// max_iter iterations. `fed`: its stage (x = 0, rhs's copies) first. Asynchronous:
+  /// nothing waits for the launch.
   void solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
              const LevelData& p, const LevelData& q, double rtol, int max_iter,
-             bool zero_x = false) const;
+             const FeedStage& fed = {}) const;
 
  private:
   PoissonStencil stencil_;

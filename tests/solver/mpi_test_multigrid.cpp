@@ -509,6 +509,32 @@ TEST(Multigrid, AGridHeldWholeAddsTwoLaunchesPerCycleAtAnyRankCount) {
     EXPECT_GE(bottoms - held, 8);
 }
 
+// Across ranks a V-cycle of a distributed grid above grids held whole takes: the
+// pre-smoothing's first pack, a launch per half-sweep, the restriction (which packs what
+// the held grid's feed sends), the prolongation (which packs the first post-smoothing
+// exchange's cells) and a launch per half-sweep; the held grids one launch per smoothing
+// (the first receiving its feed and zeroing its first guess in it) and the bottom's CG.
+TEST(Multigrid, AcrossRanksTheGridsHeldWholeTakeNoLaunchForTheirFeed) {
+  const Comm comm;
+  if (comm.size() == 1) GTEST_SKIP() << "across ranks";
+  const Problem pb = periodic_sines(3);
+  CentralHalf c = central_half(pb, 32, 16, 16, comm);  // 32^3 in 16^3 patches
+  MgConfig cfg;
+  cfg.verbose = false;
+  cfg.gather_cells = 1 << 30;
+  // Granule 8: the level, 16^3 held whole (fed from the level) and the 8^3 bottom.
+  Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 8);
+  ASSERT_EQ(mg.num_grids(), 3);
+  const auto launches = [&](int cycles) {
+    LaunchCounter count;
+    mg.correct(c.e, c.f, cycles);
+    return comm.max(double(count.launches()));
+  };
+  launches(1);  // the plans' first use
+  const int half_sweeps = 2 * (cfg.pre_smooth + cfg.post_smooth);
+  EXPECT_EQ(launches(2) - launches(1), 1 + half_sweeps + 1 + 1 + (2 + 1));
+}
+
 TEST(Multigrid, ANaNInTheDataStopsTheSolveUnconverged) {
   // A max reduction drops a NaN (a comparison with it is false): the solve once took a
   // NaN right-hand side for a converged one. Periodic (singular: the NaN reaches the

@@ -273,7 +273,7 @@ TEST(MgOps, OneTeamSmoothingFromZeroGivesTheBitsOfZeroingFirst) {
         mg::smooth_in_one_team(u[0], u[0].copies_by_patch(true), f, rows, sweeps, t.s,
                                1.3);
         mg::smooth_in_one_team(u[1], u[1].copies_by_patch(true), f, rows, sweeps, t.s,
-                               1.3, {}, {}, /*zero=*/true);
+                               1.3, {}, {}, mg::FeedStage{/*zero=*/true});
         expect_same_bits(u[0], u[1]);
       }
 }
