@@ -3,8 +3,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <vector>
+
+#include "amr/box_set.hpp"
 
 namespace pw {
 
@@ -79,8 +82,9 @@ bool serial_launches() {
 #endif
 }
 
-int gather_limit(const MgConfig& cfg) {
+int gather_limit(const MgConfig& cfg, int ranks) {
   if (cfg.gather_cells >= 0) return cfg.gather_cells;
+  if (ranks == 1 && detail::host_exec()) return std::numeric_limits<int>::max();
   return serial_launches() ? 512 : 4096;
 }
 

@@ -25,7 +25,8 @@ struct MgConfig {
   int bottom_max_iter = 500;        // conjugate gradients on the coarsest grid
   double bottom_rtol = 1e-4;        // relative to the bottom rhs (as AMReX's bottom_tol)
   // The grids below a level are held whole by every rank from the first with at most
-  // this many cells (0: never; -1: by the backend, see gather_limit): across ranks,
+  // this many cells (0: never; -1: by the backend and rank count, see gather_limit):
+  // across ranks,
   // smoothing in one launch without messages instead of a launch and an exchange per
   // half-sweep, and a refined level's bottom CG in one team instead of seven launches
   // and four MPI reductions per iteration, for work every rank then repeats. On one
@@ -66,12 +67,14 @@ MgConfig read_mg_config(const Deck& deck);
 
 /// Whether Kokkos's default execution space is Serial (a launch is a function call).
 bool serial_launches();
-/// The most cells of a grid below a level that is held whole by every rank (see
-/// MgConfig::gather_cells): cfg.gather_cells, or where that is -1, 512 on Serial (above
-/// that size every rank repeating a refined level's bottom costs more than the MPI
-/// reductions of splitting it), else 4096 (a launch forks and joins threads, even one,
-/// or waits on a device).
-int gather_limit(const MgConfig& cfg);
+/// The most cells of a grid below a level that is held whole by every rank of `ranks`
+/// (see MgConfig::gather_cells): cfg.gather_cells, or where that is -1: on one rank of a
+/// host backend no limit (no rank repeats the grid, and the one team has the threads a
+/// launch would); else 512 on Serial (above that size every rank repeating a refined
+/// level's bottom costs more than the MPI reductions of splitting it), else 4096 (a
+/// launch forks and joins threads, even one, or waits on a device, where the one team
+/// runs on one multiprocessor).
+int gather_limit(const MgConfig& cfg, int ranks);
 
 /// poisson.bc_lo / poisson.bc_hi: one of "dirichlet", "neumann" per direction (ignored,
 /// and may be "periodic", where domain.periodic is true); poisson.bc_lo_value /

@@ -173,14 +173,14 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
       b = coarsen(b, r);
     below.push_back(L);
   }
-  // Held whole by every rank from the first of them with at most gather_limit(cfg)
+  // Held whole by every rank from the first of them with at most gather_limit
   // cells: across ranks, so that their smoothing takes no message and one launch, for
   // work every rank repeats; on one rank only a refined level's bottom, whose CG is then
   // one launch. Where they start does not change the arithmetic.
   const bool refined_bottom = !covers_domain_ && !truncated_;
   size_t whole_from = below.size();
   for (size_t i = 0; i < below.size(); ++i)
-    if (num_cells(below[i].boxes) <= gather_limit(cfg_) &&
+    if (num_cells(below[i].boxes) <= gather_limit(cfg_, comm.size()) &&
         (comm.size() > 1 || (refined_bottom && i + 1 == below.size()))) {
       whole_from = i;
       break;

@@ -10,7 +10,7 @@
 // how deep its grids go is set by what every cut of it allows (the blocking factor),
 // not by its smallest patch. Across ranks the patch grids below the level are held
 // whole by every rank (their patches on every rank) from the first with at most
-// gather_limit(cfg) cells: their smoothing then takes one launch and no message; on one
+// gather_limit cells: their smoothing then takes one launch and no message; on one
 // rank only a refined level's bottom is, for its CG. On its coarser
 // grids the corrections are zero half a fine cell beyond the coarse-fine face, where the
 // level's own ghost values sit (zero at the face made the refined levels converge three

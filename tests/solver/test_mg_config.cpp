@@ -2,6 +2,9 @@
 // key.
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "amr/box_set.hpp"
 #include "solver/mg_config.hpp"
 
 using namespace pw;
@@ -34,11 +37,15 @@ TEST(MgConfig, DefaultsAreTheDocumentedOnes) {
   EXPECT_FALSE(c.f_cycle);
   EXPECT_TRUE(c.linear_prolongation);
   EXPECT_EQ(c.level_cycles, 1);
-  EXPECT_EQ(c.gather_cells, -1);  // by the backend
-  EXPECT_EQ(gather_limit(c), serial_launches() ? 512 : 4096);
-  EXPECT_EQ(
-      read_mg_config(Deck::parse("[poisson]\ngather_cells = 0\n", "p.toml")).gather_cells,
-      0);
+  EXPECT_EQ(c.gather_cells, -1);  // by the backend and the rank count
+  EXPECT_EQ(gather_limit(c, 2), serial_launches() ? 512 : 4096);
+  EXPECT_EQ(gather_limit(c, 1),
+            detail::host_exec() ? std::numeric_limits<int>::max() : 4096);
+  const MgConfig none =
+      read_mg_config(Deck::parse("[poisson]\ngather_cells = 0\n", "p.toml"));
+  EXPECT_EQ(none.gather_cells, 0);
+  EXPECT_EQ(gather_limit(none, 1), 0);  // what the deck says, at any rank count
+  EXPECT_EQ(gather_limit(none, 2), 0);
 }
 
 TEST(MgConfig, BadSettingsAreDeckErrorsWithLineAndKey) {
