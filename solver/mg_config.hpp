@@ -70,10 +70,10 @@ bool serial_launches();
 /// The most cells of a grid below a level that is held whole by every rank of `ranks`
 /// (see MgConfig::gather_cells): cfg.gather_cells, or where that is -1: on one rank of a
 /// host backend no limit (no rank repeats the grid, and the one team has the threads a
-/// launch would); else 512 on Serial (above that size every rank repeating a refined
-/// level's bottom costs more than the MPI reductions of splitting it), else 4096 (a
-/// launch forks and joins threads, even one, or waits on a device, where the one team
-/// runs on one multiprocessor).
+/// launch would, up to the backend's largest team: 64 on OpenMP); else 512 on Serial
+/// (above that size every rank repeating a refined level's bottom costs more than the MPI
+/// reductions of splitting it), else 4096 (a launch forks and joins threads, even one, or
+/// waits on a device, where the one team runs on one multiprocessor).
 int gather_limit(const MgConfig& cfg, int ranks);
 
 /// poisson.bc_lo / poisson.bc_hi: one of "dirichlet", "neumann" per direction (ignored,

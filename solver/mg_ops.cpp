@@ -456,7 +456,7 @@ struct FeedOps {
         fr(f.refs()),
         cells(fed.zero ? u.fab_boxes() : BoxSet()),
         into_f(copies ? *fed.copies : CopiesByPatch()) {}
-  bool on() const { return zero || copies; }
+  KOKKOS_INLINE_FUNCTION bool on() const { return zero || copies; }
 };
 
 /// Within one team: the feed stage over every patch. No barrier.

@@ -11,6 +11,7 @@
 #include "amr/parallel_copy.hpp"
 #include "amr/run_failure.hpp"
 #include "solver/mg_ops.hpp"
+#include "solver/shared_feed.hpp"
 #include "solver/team_cg.hpp"
 
 namespace pw {
@@ -52,13 +53,10 @@ struct Multigrid::Grid {
   enum class Feed { coarsened, shared, restricted_copy, copy };
   Feed feed = Feed::coarsened;
   bool one_box = false;  // level 0's grids below its patches: the domain in one box
-  LevelData restricted;
+  mg::SharedFeed shared;
+  LevelData restricted;  // restricted_copy: what gather copies into rhs
   CopyPlan gather;
   std::vector<Fab> gather_dst;  // gather's destinations (rhs's fabs first)
-  // shared: the interiors of this rank's patches (those under its patches above), and
-  // gather's copies for the launches that pack and receive them.
-  BoxSet shared_rows;
-  CopiesByPatch shared_copies;
   // The first one-box grid's phi once per patch of the grid above (the correction each
   // of those patches takes).
   mg::Refs phi_per_fine_patch;
@@ -282,35 +280,8 @@ void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   if (!first || comm_.size() == 1) return;
   // The first: each rank restricts the residual into its own patches of rhs and sends
   // them to every other rank.
-  const int me = comm_.rank(), P = comm_.size();
   g.feed = Grid::Feed::shared;
-  // Destinations as this rank numbers them: b, its own copy of patch b; n + q, rank q's
-  // copies (a sender's pieces name no destination fab). The copies this rank takes
-  // part in come in one order on every rank (b, then q), which fixes the messages'
-  // layout; the tables stay n + P long, not n P.
-  const size_t n = L.size();
-  std::vector<CopyTag> tags;
-  std::vector<int> owners(n + size_t(P), me);
-  std::vector<Box> mine;
-  std::vector<int> items;
-  for (int q = 0; q < P; ++q)
-    owners[n + size_t(q)] = q;
-  for (size_t b = 0; b < n; ++b) {
-    if (L.owner[b] != me) {  // received from its owner
-      tags.push_back({int(b), int(b), L.boxes[b], IntVect{}});
-      continue;
-    }
-    mine.push_back(L.boxes[b]);
-    items.push_back(int(b));
-    for (int q = 0; q < P; ++q)
-      if (q != me) tags.push_back({int(b), int(n) + q, L.boxes[b], IntVect{}});
-  }
-  g.shared_rows = BoxSet(mine, items);
-  g.gather = CopyPlan(tags, L.owner, owners, me);
-  g.gather_dst.assign(owners.size(), Fab());
-  for (size_t b = 0; b < n; ++b)
-    g.gather_dst[b] = g.rhs[b];
-  g.shared_copies = CopiesByPatch(g.gather, 1, owners.size());
+  g.shared = mg::SharedFeed(g.rhs, L.owner, comm_);
 }
 
 Multigrid::~Multigrid() = default;
@@ -368,7 +339,8 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
   // team's own patch. The messages come first; the launch unpacks them too, and packs
   // what the next exchange sends (the cells it swept, or the restriction's parity:
   // colour 1's, or all where the coarse-fine ghosts need them; or `next`'s), so that
-  // only the first half-sweep's exchange launches a pack of its own. `fresh`: that
+  // only the first half-sweep's exchange launches a pack of its own (none after a
+  // prolongation, whose launch packs it). `fresh`: that
   // first exchange would change nothing (the residual norm's filled the ghosts since
   // phi last changed), so there is none.
   const bool one_launch = !g.colours_differ_across_a_seam();
@@ -447,7 +419,7 @@ mg::RestrictStage Multigrid::restriction_stage(size_t k, bool swept) {
     case Grid::Feed::coarsened:
       return {&c.rhs, &c.phi, parity};
     case Grid::Feed::shared:  // this rank's patches, packed for the others
-      return {&c.rhs, nullptr, parity, &c.shared_rows, &c.shared_copies};
+      return {&c.rhs, nullptr, parity, &c.shared.rows(), &c.shared.copies()};
     case Grid::Feed::restricted_copy:
       return {&c.restricted, nullptr, parity};
     case Grid::Feed::copy:  // the coarsest grid as it is (a residual, not a restriction)
@@ -473,10 +445,9 @@ void Multigrid::restrict_residual(size_t k, LevelData& phi, const LevelData& rhs
 void Multigrid::finish_restriction(size_t k) {
   Grid& f = *grids_[k];
   Grid& c = *grids_[k + 1];
-  if (c.feed == Grid::Feed::shared) {  // sent as packed; received by c's first launch
-    c.gather.begin(c.rhs.fabs(), c.gather_dst, f.comm, 7, -1, CopyPlan::Copies::packed);
-    c.gather.finish(c.gather_dst, f.comm);
-  } else if (c.feed != Grid::Feed::coarsened) {
+  if (c.feed == Grid::Feed::shared)  // received by c's first launch
+    c.shared.exchange(c.rhs, f.comm);
+  else if (c.feed != Grid::Feed::coarsened) {
     c.gather.copy(c.restricted.fabs(), c.gather_dst, f.comm);
   }
 }
@@ -484,7 +455,7 @@ void Multigrid::finish_restriction(size_t k) {
 mg::FeedStage Multigrid::feed_stage(size_t k, const mg::RestrictStage& down) {
   Grid& c = *grids_[k + 1];
   return {down.zeroed == nullptr,
-          c.feed == Grid::Feed::shared ? &c.shared_copies : nullptr};
+          c.feed == Grid::Feed::shared ? &c.shared.copies() : nullptr};
 }
 
 mg::ProlongStage Multigrid::prolongation_stage(size_t k) {

@@ -164,8 +164,9 @@ class Multigrid {
   void bottom_solve(Grid& g, LevelData& x, const LevelData& rhs,
                     const mg::FeedStage& fed = {});
   /// Makes the last grid (its patches L, as the level's owners hold them) one that
-  /// every rank holds whole; `first`: the first such grid, fed from the grid above
-  /// through a copy (Grid::Feed::restricted_copy), not coarsened from it.
+  /// every rank holds whole; `first`: the first such grid, fed across ranks by the
+  /// owners of the grid above (Grid::Feed::shared), on one rank coarsened from it as
+  /// the grids below are.
   void hold_whole(const LevelLayout& L, bool first);
   /// f less c on the interiors, in f_used_.
   const LevelData& less_constant(const LevelData& f, double c);

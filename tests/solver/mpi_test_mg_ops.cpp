@@ -7,6 +7,8 @@
 
 #include "amr/launch_counter.hpp"
 #include "solver/mg_ops.hpp"
+#include "solver/shared_feed.hpp"
+#include "solver/team_cg.hpp"
 #include "tests/solver/mg_ops_testing.hpp"
 
 using namespace pw;
@@ -133,4 +135,65 @@ TEST(MgOpsAcrossRanks, AHalfSweepAcrossRanksIsOneLaunch) {
             comm.size() > 1 ? 2 : 1);
   EXPECT_EQ(u.exchange_has_messages(true), comm.size() > 1);
   EXPECT_EQ(launches([&] { half_sweep(1, LevelData::Copies::packed); }), 1);
+}
+
+TEST(MgOpsAcrossRanks, ASharedFeedGivesEveryRankTheRestrictionOfEveryPatch) {
+  // A coarse grid every rank holds whole, fed from the distributed grid above: each
+  // rank's restriction launch writes and packs its own patches, the exchange sends them,
+  // and the coarse grid's first launch (the one-team smoothing, CG, or mg::feed alone)
+  // takes the others' and zeroes its first guess. Against the same restriction made by
+  // every rank from the whole fine grid, then set_val(0) and the launch without a feed.
+  // 2D and 3D; one patch (on rank 0: the others own none, and only receive), and many.
+  const Comm comm, self(MPI_COMM_SELF);
+  const int me = comm.rank();
+  for (int dim : {2, 3})
+    for (auto shape : {TwoGrids::covering, TwoGrids::refined, TwoGrids::one_patch}) {
+      SCOPED_TRACE(::testing::Message() << "dim " << dim << " shape " << shape);
+      const TwoGrids t(dim, shape, comm.size());
+      const PoissonStencil cs = mg::stencil(t.cg, t.bc.homogeneous());
+      // Every patch on this rank (the held grids; the fine grid whole, for the
+      // reference).
+      LevelLayout fine_whole = t.fine, held = t.crse;
+      fine_whole.owner.assign(t.fine.size(), me);
+      held.owner.assign(t.crse.size(), me);
+      LevelData u = ghosted_field("u", t.fine, t.g, 1, 1, me);
+      LevelData uw = ghosted_field("u", fine_whole, t.g, 1, 1, me);
+      const LevelData f = ghosted_field("f", t.fine, t.g, 2, 0, me);
+      const LevelData fw = ghosted_field("f", fine_whole, t.g, 2, 0, me);
+      uw.fill_boundary(self, true);
+      LevelData rhs_ref = ghosted_field("rhs", held, t.cg, 3, 0, me);
+      mg::restrict_residual(rhs_ref, uw, fw, t.s);
+      // Three held grids fed each way, from their own restriction.
+      LevelData rhs[3], phi[3], ref[3];
+      for (int v = 0; v < 3; ++v) {
+        rhs[v] = ghosted_field("rhs", held, t.cg, 3, 0, me);
+        phi[v] = ghosted_field("phi", held, t.cg, 4, 1, me);
+        ref[v] = ghosted_field("phi", held, t.cg, 4, 1, me);
+        ref[v].set_val(0.0);
+        mg::SharedFeed feed(rhs[v], t.fine.owner, comm);
+        u.fill_boundary(comm, true, -1, LevelData::Copies::messages);
+        mg::restrict_residual_with_copies(
+            u, u.copies_by_patch(true), f, t.s,
+            {&rhs[v], nullptr, -1, &feed.rows(), &feed.copies()});
+        feed.exchange(rhs[v], comm);
+        const mg::FeedStage fed{true, &feed.copies()};
+        const BoxSet rows = mg::colour_rows(phi[v]);
+        if (v == 0) {
+          mg::feed(phi[v], rhs[v], fed);
+        } else if (v == 1) {
+          mg::smooth_in_one_team(phi[v], phi[v].copies_by_patch(true), rhs[v], rows, 2,
+                                 cs, 1.3, {}, {}, fed);
+          mg::smooth_in_one_team(ref[v], ref[v].copies_by_patch(true), rhs_ref, rows, 2,
+                                 cs, 1.3);
+        } else {
+          LevelData r = rhs[v].like("r"), q = rhs[v].like("q"), p = phi[v].like("p"),
+                    r2 = r.like("r"), q2 = q.like("q"), p2 = p.like("p");
+          mg::TeamCg(p, cs).solve(phi[v], rhs[v], r, p, q, 1e-6, 5, fed);
+          mg::TeamCg(p2, cs).solve(ref[v], rhs_ref, r2, p2, q2, 1e-6, 5);
+        }
+        SCOPED_TRACE(v == 0 ? "mg::feed" : v == 1 ? "one-team smoothing" : "CG");
+        expect_same_bits(rhs[v], rhs_ref);
+        expect_same_bits(phi[v], ref[v]);
+      }
+    }
 }
