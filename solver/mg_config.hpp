@@ -26,11 +26,10 @@ struct MgConfig {
   double bottom_rtol = 1e-4;        // relative to the bottom rhs (as AMReX's bottom_tol)
   // The grids below a level are held whole by every rank from the first with at most
   // this many cells (0: never; -1: by the backend and rank count, see gather_limit):
-  // across ranks,
-  // smoothing in one launch without messages instead of a launch and an exchange per
-  // half-sweep, and a refined level's bottom CG in one team instead of seven launches
-  // and four MPI reductions per iteration, for work every rank then repeats. On one
-  // rank only a refined level's bottom is held so (for its CG).
+  // across ranks, smoothing in one launch without messages instead of a launch and an
+  // exchange per half-sweep, and a refined level's bottom CG in one team instead of seven
+  // launches and four MPI reductions per iteration, for work every rank then repeats. On
+  // one rank only a refined level's bottom is held so (for its CG).
   int gather_cells = -1;
   bool fail_on_divergence = false;  // a solve that does not converge is an error
   // The composite solve's V-cycles of level 0 in each of its cycles (refined levels

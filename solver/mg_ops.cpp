@@ -442,29 +442,6 @@ KOKKOS_FORCEINLINE_FUNCTION void prolong_patch(const ProlongOps& o, int n,
   });
 }
 
-/// What a feed stage reads and writes, on the device.
-struct FeedOps {
-  bool zero = false, copies = false;
-  Refs ur, fr;
-  BoxSet cells;  // u's fabs, ghosts included
-  CopiesByPatch into_f;
-  FeedOps() = default;
-  FeedOps(const LevelData& u, const LevelData& f, const FeedStage& fed)
-      : zero(fed.zero),
-        copies(fed.copies != nullptr),
-        ur(u.refs()),
-        fr(f.refs()),
-        cells(fed.zero ? u.fab_boxes() : BoxSet()),
-        into_f(copies ? *fed.copies : CopiesByPatch()) {}
-  KOKKOS_INLINE_FUNCTION bool on() const { return zero || copies; }
-};
-
-/// Within one team: the feed stage over every patch. No barrier.
-KOKKOS_INLINE_FUNCTION void team_feed(const TeamMember& m, const FeedOps& o) {
-  if (o.copies) team_copies(m, o.into_f, -1, o.fr, -1);
-  if (o.zero) team_zero(m, o.ur, o.cells);
-}
-
 /// Within a team: patch p's cells of the restriction's coarse grid that its feed sends
 /// (after they were restricted, a barrier between). No barrier.
 KOKKOS_INLINE_FUNCTION void team_pack_restricted(const TeamMember& m,
@@ -576,22 +553,13 @@ void restrict_residual_with_copies(const LevelData& u, const CopiesByPatch& copi
 }
 
 void feed(LevelData& u, const LevelData& f, const FeedStage& fed) {
-  if (fed.copies) {
+  if (fed.copies && !(fed.copies->boxes.empty() && fed.copies->received_boxes.empty())) {
     const CopiesByPatch c = *fed.copies;
     const Refs fr = f.refs();
-    if (!c.boxes.empty())
-      for_each_box_row(
-          "mg::feed::copies", c.boxes,
-          KOKKOS_LAMBDA(int t, int j, int k, int i0, int i1) {
-            const CopyTag tag = c.tags(t);
-            copy_tag_cells(tag, fr(tag.dst).c0, fr(tag.src).c0, j, k, i0, i1, 1);
-          });
-    if (!c.received_boxes.empty())
-      for_each_box_row(
-          "mg::feed::received", c.received_boxes,
-          KOKKOS_LAMBDA(int n, int j, int k, int i0, int i1) {
-            received_cells(c, n, fr, j, k, i0, i1, 1);
-          });
+    Kokkos::parallel_for(
+        "mg::feed", team_policy(int(f.size()), 0), KOKKOS_LAMBDA(const TeamMember& m) {
+          team_copies(m, c, m.league_rank(), fr, -1);
+        });
   }
   if (fed.zero) u.set_val(0.0);
 }
@@ -604,7 +572,6 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from,
     throw std::logic_error("mg::prolong_add_with_copies: packs one component");
   const CopiesByPatch fc = pack ? *pack : CopiesByPatch();
   const bool packs = pack && fc.sent_pieces.extent(0) > 0;
-  const int pack_parity = parity;
   Kokkos::parallel_for(
       "mg::prolong_add_with_copies", team_policy(o.rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
@@ -620,7 +587,7 @@ void prolong_add_with_copies(const LevelData& fine, const ProlongStage& from,
         // The pack reads the fine patch's own cells: its prolongation is all it waits
         // for.
         m.team_barrier();
-        team_pack(m, fc, p, o.fr, pack_parity);
+        team_pack(m, fc, p, o.fr, parity);
       });
 }
 

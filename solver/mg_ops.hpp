@@ -9,6 +9,8 @@
 #include "amr/boundary.hpp"
 #include "amr/box_set.hpp"
 #include "amr/level_data.hpp"
+#include "amr/parallel_copy.hpp"
+#include "amr/patch_teams.hpp"
 #include "amr/reproducible_sum.hpp"
 #include "solver/mg_config.hpp"
 #include "solver/poisson_kernels.hpp"
@@ -116,8 +118,30 @@ struct FeedStage {
   bool zero = false;
   const CopiesByPatch* copies = nullptr;
 };
-/// The feed stage in a launch of its own (a team per patch of u).
+/// The feed stage in launches of its own: the copies (a team per patch of f), u = 0.
 void feed(LevelData& u, const LevelData& f, const FeedStage& fed);
+/// What a feed stage reads and writes, on the device (for the one-team launches that
+/// start with one: smooth_in_one_team, TeamCg::solve).
+struct FeedOps {
+  bool zero = false, copies = false;
+  Kokkos::View<FabRef*> ur, fr;
+  BoxSet cells;  // u's fabs, ghosts included
+  CopiesByPatch into_f;
+  FeedOps() = default;
+  FeedOps(const LevelData& u, const LevelData& f, const FeedStage& fed)
+      : zero(fed.zero),
+        copies(fed.copies != nullptr),
+        ur(u.refs()),
+        fr(f.refs()),
+        cells(fed.zero ? u.fab_boxes() : BoxSet()),
+        into_f(copies ? *fed.copies : CopiesByPatch()) {}
+  KOKKOS_INLINE_FUNCTION bool on() const { return zero || copies; }
+};
+/// Within one team: the feed stage over every patch. No barrier.
+KOKKOS_INLINE_FUNCTION void team_feed(const TeamMember& m, const FeedOps& o) {
+  if (o.copies) team_copies(m, o.into_f, -1, o.fr, -1);
+  if (o.zero) team_zero(m, o.ur, o.cells);
+}
 /// The prolongation a launch into fine may start with (crse == nullptr: none): crse's
 /// ghosts from `copies` (crse.copies_by_patch(false); crse of one component,
 /// fine's layout coarsened by 2) and beyond the walls by `walls`, then prolong_add.

@@ -447,9 +447,8 @@ void Multigrid::finish_restriction(size_t k) {
   Grid& c = *grids_[k + 1];
   if (c.feed == Grid::Feed::shared)  // received by c's first launch
     c.shared.exchange(c.rhs, f.comm);
-  else if (c.feed != Grid::Feed::coarsened) {
+  else if (c.feed != Grid::Feed::coarsened)
     c.gather.copy(c.restricted.fabs(), c.gather_dst, f.comm);
-  }
 }
 
 mg::FeedStage Multigrid::feed_stage(size_t k, const mg::RestrictStage& down) {

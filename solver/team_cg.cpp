@@ -60,9 +60,7 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
                    const LevelData& p, const LevelData& q, double rtol, int max_iter,
                    const FeedStage& fed) const {
   const Refs xr = x.refs(), fr = rhs.refs(), rr = r.refs(), pr = p.refs(), qr = q.refs();
-  const bool zero_x = fed.zero, fed_rhs = fed.copies != nullptr;
-  const BoxSet x_cells = zero_x ? x.fab_boxes() : BoxSet();
-  const CopiesByPatch into_rhs = fed_rhs ? *fed.copies : CopiesByPatch();
+  const FeedOps first(x, rhs, fed);
   const PoissonStencil s = stencil_;
   const InteriorStencil in = interior(s);
   const BoxSet cells = interiors_, copies = copies_;
@@ -98,9 +96,10 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
           return sum.bad() ? nan : sum.good_value(scale);
         };
 
-        if (fed_rhs) team_copies(m, into_rhs, -1, fr, -1);
-        if (zero_x) team_zero(m, xr, x_cells);
-        if (fed_rhs || zero_x) m.team_barrier();
+        if (first.on()) {
+          team_feed(m, first);
+          m.team_barrier();
+        }
         // r = rhs - L x; p = r (as 0 + 1 r: the launches zero p, then add r to it).
         ghosts(xr);
         team_set_rows(m, cells, cells.all(), [&](int n, int j, int k, int i0, int i1) {
