@@ -96,7 +96,7 @@ class WallFill {
   /// fab_boxes[n]: the box (ghosts included) of fab n, empty for a fab not to fill.
   WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes);
   /// Fill the fabs refs(n) (n as in fab_boxes) by bcs (bcs.size() == their components).
-  void apply(const Kokkos::View<FabRef*>& refs, const BcSet& bcs);
+  void apply(const StructArray<FabRef>& refs, const BcSet& bcs);
 
  private:
   LevelGeom geom_;
@@ -104,10 +104,10 @@ class WallFill {
   bool any_ = false;    // some fab reaches beyond a wall
   struct Table {
     BcSet bcs;
-    Kokkos::View<FaceBc*> faces;  // (2 d + side) * ncomp + c
+    StructArray<FaceBc> faces;  // (2 d + side) * ncomp + c
   };
   std::vector<Table> tables_;
-  const Kokkos::View<FaceBc*>& table(const BcSet& bcs);
+  const StructArray<FaceBc>& table(const BcSet& bcs);
 };
 
 /// The ghost cells of fab_box beyond face (d, side) of the domain (edges and corners

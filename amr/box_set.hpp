@@ -37,7 +37,7 @@ class BoxSet {
   KOKKOS_INLINE_FUNCTION Range all() const { return {0, rows_, 0, cells_}; }
 
   // Device data, read by the launches below.
-  Kokkos::View<Box*> box;          // box n
+  StructArray<Box> box;            // box n
   Kokkos::View<int*> item;         // its item
   Kokkos::View<long*> first_cell;  // n + 1 entries: prefix sums of the cells per box
   /// Host backends only: row r's box n and (j, k), found by one load (rows are short on
@@ -45,7 +45,7 @@ class BoxSet {
   struct Row {
     int n, j, k;
   };
-  Kokkos::View<Row*> row;
+  StructArray<Row> row;
 
  private:
   int n_ = 0;

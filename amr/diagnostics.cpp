@@ -77,7 +77,7 @@ namespace {
 /// at a row's first bad value, does not: scanning every level each step it took 2.85%
 /// of the 3D benchmark's samples).
 int any_not_finite(const Level& L, long nc) {
-  const Kokkos::View<FabRef*> u = L.u_new.refs();
+  const StructArray<FabRef> u = L.u_new.refs();
   return reduce_over_box_rows<int, Kokkos::BOr<int>>(
       "diagnostics::any_not_finite", L.u_new.interiors(),
       KOKKOS_LAMBDA(int& acc, int p, int j, int k, int i0, int i1) {
@@ -106,7 +106,7 @@ void check_finite(const Hierarchy& h, const std::vector<std::string>& names, int
   double first = none;
   for (int l = 0; l <= h.finest_level() && first == none; ++l) {
     const Level& L = h.level(l);
-    const Kokkos::View<FabRef*> u = L.u_new.refs();
+    const StructArray<FabRef> u = L.u_new.refs();
     const int any = any_not_finite(L, nc);
     if (any == 0) continue;
     const long clean = std::numeric_limits<long>::max();

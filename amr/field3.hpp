@@ -85,7 +85,7 @@ inline FabRef fab_ref(const Fab& f) {
 }
 
 /// The FabRefs of fabs, on the device (for launches over all of them).
-inline Kokkos::View<FabRef*> fab_refs(const std::vector<Fab>& fabs) {
+inline StructArray<FabRef> fab_refs(const std::vector<Fab>& fabs) {
   std::vector<FabRef> host(fabs.size());
   for (size_t n = 0; n < fabs.size(); ++n)
     host[n] = fab_ref(fabs[n]);

@@ -183,7 +183,7 @@ void FluxRegister::reset() {
 
 void FluxRegister::add_fine(const Refs flux[3], double dt_fine, bool replace) {
   const Refs sum = sum_refs_, f0 = flux[0], f1 = flux[1], f2 = flux[2];
-  const Kokkos::View<Side*> sides = side_dev_;
+  const StructArray<Side> sides = side_dev_;
   const IntVect r = ratio_;
   const int nc = ncomp_;
   for_each_box_cell(
@@ -207,9 +207,9 @@ void FluxRegister::reflux(const Refs& crse_u, const Refs crse_flux[3], double dt
   // its own coarse patch only.
   const Refs u = crse_u, recv = recv_refs_, f0 = crse_flux[0], f1 = crse_flux[1],
              f2 = crse_flux[2];
-  const Kokkos::View<Piece*> pieces = piece_dev_;
+  const StructArray<Piece> pieces = piece_dev_;
   const BoxSet set = local_pieces_;
-  const Kokkos::View<BoxSet::Range*> runs = class_runs_;
+  const StructArray<BoxSet::Range> runs = class_runs_;
   const int nc = ncomp_, dim = dim_;
   const double inv_dx0 = 1.0 / geom_.dx[0], inv_dx1 = 1.0 / geom_.dx[1],
                inv_dx2 = 1.0 / geom_.dx[2];

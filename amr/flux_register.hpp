@@ -43,7 +43,7 @@ class FluxRegister {
   FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
                const LevelGeom& crse_geom, const IntVect& ratio, int ncomp, int my_rank);
 
-  using Refs = Kokkos::View<FabRef*>;  // per patch (LevelData::refs, fab_refs)
+  using Refs = StructArray<FabRef>;  // per patch (LevelData::refs, fab_refs)
 
   /// Zero the fine sums (at the start of a coarse step).
   void reset();
@@ -54,7 +54,7 @@ class FluxRegister {
   /// add_fine for one patch within the team that just updated it, while its fluxes are
   /// in cache (the time stepper's level update, amr/update_refs.hpp). Plain data.
   struct TeamAdder {
-    Kokkos::View<Box*> box;  // the sums' boxes; patch p's sides are 2 dim p .. + 2 dim
+    StructArray<Box> box;  // the sums' boxes; patch p's sides are 2 dim p .. + 2 dim
     Refs sum;
     IntVect ratio;
     int dim = 0, ncomp = 0;
@@ -120,15 +120,15 @@ class FluxRegister {
   CopyPlan plan_;
   // For the launches: sides_, pieces_ and the FabRefs of sums_ and recv_ on the device,
   // the local sides' sums and the local pieces of each class as BoxSets.
-  Kokkos::View<Side*> side_dev_;
-  Kokkos::View<Piece*> piece_dev_;
+  StructArray<Side> side_dev_;
+  StructArray<Piece> piece_dev_;
   Refs sum_refs_, recv_refs_;
-  Kokkos::View<Box*> sum_box_;
+  StructArray<Box> sum_box_;
   BoxSet local_sums_;
   // The local pieces by coarse patch, each's by class (a coarse cell has at most one
   // corrected face per class): reflux's team t corrects class c from run 2 dim t + c.
   BoxSet local_pieces_;  // items: the pieces' indices
-  Kokkos::View<BoxSet::Range*> class_runs_;
+  StructArray<BoxSet::Range> class_runs_;
   int reflux_teams_ = 0;
 };
 

@@ -263,7 +263,7 @@ long Hierarchy::remap(int l, const LevelLayout& next) {
     const auto shifts = periodic_shifts(C.geom.domain, C.geom.periodic);
     CopyPlan::intersecting(C.layout, crse_regions, next.owner, shifts, me)
         .copy(C.u_new.fabs(), crse, comm_);
-    const Kokkos::View<FabRef*> crse_refs = fab_refs(crse);
+    const StructArray<FabRef> crse_refs = fab_refs(crse);
     WallFill(C.geom, crse_boxes).apply(crse_refs, bcs_);
     std::vector<FineRegion> regions;  // one launch for all of them
     std::vector<Box> cells;

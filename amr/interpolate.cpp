@@ -81,7 +81,7 @@ void average_to_coarse(const Fab& fine, Fab& crse, const Box& cbox,
 namespace interp_detail {
 
 template <class R>
-void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*>& crse,
+void average_boxes(const StructArray<FabRef>& fine, const StructArray<FabRef>& crse,
                    const BoxSet& cboxes, const R& r, int nc) {
   for_each_box_row(
       "amr::average_to_coarse", cboxes,
@@ -94,8 +94,8 @@ void average_boxes(const Kokkos::View<FabRef*>& fine, const Kokkos::View<FabRef*
 
 /// The arguments of an interpolation over many regions.
 struct Regions {
-  Kokkos::View<FabRef*> crse, fine;
-  Kokkos::View<FineRegion*> regions;
+  StructArray<FabRef> crse, fine;
+  StructArray<FineRegion> regions;
   BoxSet cells;
   int n0, n1;  // components [n0, n1)
   bool limit;  // linear kinds: MC-limited slopes
@@ -171,9 +171,8 @@ void interpolate_gas(const Regions& a, const R& r) {
 
 }  // namespace interp_detail
 
-void interpolate_regions(const Kokkos::View<FabRef*>& crse,
-                         const Kokkos::View<FabRef*>& fine,
-                         const Kokkos::View<FineRegion*>& regions, const BoxSet& cells,
+void interpolate_regions(const StructArray<FabRef>& crse, const StructArray<FabRef>& fine,
+                         const StructArray<FineRegion>& regions, const BoxSet& cells,
                          const IntVect& ratio, int dim, const std::vector<Interp>& interp,
                          int nc) {
   using namespace interp_detail;
@@ -211,9 +210,8 @@ void interpolate_regions(const Kokkos::View<FabRef*>& crse,
   }
 }
 
-void average_to_coarse(const Kokkos::View<FabRef*>& fine,
-                       const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
-                       const IntVect& ratio, int nc) {
+void average_to_coarse(const StructArray<FabRef>& fine, const StructArray<FabRef>& crse,
+                       const BoxSet& cboxes, const IntVect& ratio, int nc) {
   // The usual ratios with their loops unrolled (3.6% of the 3D benchmark's time with the
   // ratio read at run time).
   if (ratio == IntVect{2, 2, 2})

@@ -46,15 +46,13 @@ struct FineRegion {
 /// For each region n: fine(patch)(box) = interpolation of crse(patch), interp[c] for
 /// component c < nc. cells: the regions' boxes coarsened by ratio, item n for region n.
 /// Regions of one patch must not overlap.
-void interpolate_regions(const Kokkos::View<FabRef*>& crse,
-                         const Kokkos::View<FabRef*>& fine,
-                         const Kokkos::View<FineRegion*>& regions, const BoxSet& cells,
+void interpolate_regions(const StructArray<FabRef>& crse, const StructArray<FabRef>& fine,
+                         const StructArray<FineRegion>& regions, const BoxSet& cells,
                          const IntVect& ratio, int dim, const std::vector<Interp>& interp,
                          int nc);
 /// crse(p)(b) = average of fine(p) over each coarse cell, for every box b of cboxes
 /// (item p), components [0, nc).
-void average_to_coarse(const Kokkos::View<FabRef*>& fine,
-                       const Kokkos::View<FabRef*>& crse, const BoxSet& cboxes,
-                       const IntVect& ratio, int nc);
+void average_to_coarse(const StructArray<FabRef>& fine, const StructArray<FabRef>& crse,
+                       const BoxSet& cboxes, const IntVect& ratio, int nc);
 
 }  // namespace pw

@@ -39,10 +39,10 @@ struct LevelData::Plans {
   LevelLayout avg_crse;
   bool sets_built = false;
   BoxSet interiors, fab_boxes;
-  Kokkos::View<Box*> patch_boxes;
+  StructArray<Box> patch_boxes;
   bool cf_set_built = false;
   BoxSet cf_set;
-  Kokkos::View<BoxSet::Range*> cf_runs;
+  StructArray<BoxSet::Range> cf_runs;
   bool groups_built = false;
   PatchGroup on_rank, in_messages;
   std::unique_ptr<WallFill> walls;  // the owned fabs' ghost cells beyond the walls
@@ -300,7 +300,7 @@ size_t LevelData::cf_regions_found() const {
   return size_t(std::count(plans_->cf_found.begin(), plans_->cf_found.end(), 1));
 }
 
-const Kokkos::View<FabRef*>& LevelData::refs() const {
+const StructArray<FabRef>& LevelData::refs() const {
   RefCache& c = ref_cache_;
   bool stale = c.built_from.size() != fabs_.size();
   for (size_t p = 0; p < fabs_.size() && !stale; ++p)
@@ -370,7 +370,7 @@ const BoxSet& LevelData::fab_boxes() const {
   return sets().fab_boxes;
 }
 
-const Kokkos::View<Box*>& LevelData::patch_boxes() const {
+const StructArray<Box>& LevelData::patch_boxes() const {
   return sets().patch_boxes;
 }
 
@@ -391,13 +391,13 @@ const BoxSet& LevelData::coarse_fine_set() {
   return P.cf_set;
 }
 
-const Kokkos::View<BoxSet::Range*>& LevelData::coarse_fine_runs() {
+const StructArray<BoxSet::Range>& LevelData::coarse_fine_runs() {
   coarse_fine_set();
   return plans().cf_runs;
 }
 
 void LevelData::set_val(double v) {
-  const Kokkos::View<FabRef*> u = refs();
+  const StructArray<FabRef> u = refs();
   const int nc = ncomp_;
   for_each_box_cell(
       "LevelData::set_val", fab_boxes(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
@@ -407,7 +407,7 @@ void LevelData::set_val(double v) {
 }
 
 void LevelData::copy_from(const LevelData& src) {
-  const Kokkos::View<FabRef*> to = refs(), from = src.refs();
+  const StructArray<FabRef> to = refs(), from = src.refs();
   const int nc = ncomp_;
   for_each_box_cell(
       "LevelData::copy_from", fab_boxes(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
@@ -417,7 +417,7 @@ void LevelData::copy_from(const LevelData& src) {
 }
 
 void LevelData::copy_component(int dc, const LevelData& src, int sc) {
-  const Kokkos::View<FabRef*> to = refs(), from = src.refs();
+  const StructArray<FabRef> to = refs(), from = src.refs();
   for_each_box_cell(
       "LevelData::copy_component", interiors(),
       KOKKOS_LAMBDA(int p, int i, int j, int k) {

@@ -151,7 +151,7 @@ class LevelData {
   };
   /// The FabRef of every patch (empty where not owned), on the device; rebuilt when a
   /// Fab was replaced.
-  const Kokkos::View<FabRef*>& refs() const;
+  const StructArray<FabRef>& refs() const;
   /// The interiors of the owned patches.
   const BoxSet& interiors() const;
   /// The owned patches whose ghost cells this rank fills alone (on-rank copies and the
@@ -161,11 +161,11 @@ class LevelData {
   /// The owned Fabs' boxes, ghosts included.
   const BoxSet& fab_boxes() const;
   /// Every patch's box (interior), on the device, by patch index.
-  const Kokkos::View<Box*>& patch_boxes() const;
+  const StructArray<Box>& patch_boxes() const;
   /// The owned patches' ghost cells filled from the coarser level (none on level 0).
   const BoxSet& coarse_fine_set();
   /// By patch: its run of coarse_fine_set()'s boxes (for a team per patch).
-  const Kokkos::View<BoxSet::Range*>& coarse_fine_runs();
+  const StructArray<BoxSet::Range>& coarse_fine_runs();
 
   /// Every cell (ghosts included) of every owned patch = v.
   void set_val(double v);
@@ -198,7 +198,7 @@ class LevelData {
   /// refs() and the Fabs it was built from (data, box: a new Fab may reuse the address).
   struct RefCache {
     std::vector<std::pair<const double*, Box>> built_from;
-    Kokkos::View<FabRef*> refs;
+    StructArray<FabRef> refs;
   };
   mutable RefCache ref_cache_;
   /// The BoxSets and device boxes (built on first use, shared with like()).

@@ -37,8 +37,8 @@ class CoarseFineFill {
   CopyPlan plan_;                 // coarse level -> crse_
   // For one launch per step over all patches: the scratch fabs' refs and the regions to
   // interpolate (item: region).
-  Kokkos::View<FabRef*> refs_;
-  Kokkos::View<FineRegion*> regions_;
+  StructArray<FabRef> refs_;
+  StructArray<FineRegion> regions_;
   BoxSet region_cells_;
   WallFill walls_;  // crse_'s cells beyond the coarse domain's walls
 };
@@ -54,7 +54,7 @@ class AverageDown {
   IntVect ratio_;
   std::vector<Fab> avg_;          // per fine patch: it averaged to coarse cells
   Kokkos::View<double*> memory_;  // avg_'s data (pooled_fabs)
-  Kokkos::View<FabRef*> avg_refs_;
+  StructArray<FabRef> avg_refs_;
   BoxSet avg_cells_;  // avg_'s boxes, item: patch
   CopyPlan plan_;     // avg_ -> coarse level
 };

@@ -99,7 +99,8 @@ std::vector<int> LevelTags::reached_blocks(const TagReach& reach) const {
   if (cells_.empty()) return {};
   // Box n of the blocks' set: the blocks that the cells of box n of cells_ can reach.
   // (LevelTags keeps no host copy of its boxes: kernels capture it.)
-  const auto box = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_.box);
+  const auto box =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_.box.view());
   const auto item = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_.item);
   std::vector<Box> ranges(size_t(cells_.size()));
   std::vector<int> items(ranges.size());

@@ -19,10 +19,10 @@ namespace copy_detail {
 /// Every piece in one launch (a team per piece, team_copy_piece), not a launch per
 /// piece: an exchange has hundreds of thin pieces, of very different sizes (faces,
 /// edges, corners), hence the teams' dynamic schedule (team_policy).
-void copy_pieces(const char* label, const Kokkos::View<CopyPlan::Piece*>& pieces, int n,
-                 const Kokkos::View<FabRef*>& from_refs,
-                 const Kokkos::View<FabRef*>& from_y_refs,
-                 const Kokkos::View<FabRef*>& to_refs, double* buffer, double w, int nc,
+void copy_pieces(const char* label, const StructArray<CopyPlan::Piece>& pieces, int n,
+                 const StructArray<FabRef>& from_refs,
+                 const StructArray<FabRef>& from_y_refs,
+                 const StructArray<FabRef>& to_refs, double* buffer, double w, int nc,
                  int parity) {
   if (n == 0) return;
   const bool blend = from_y_refs.extent(0) > 0;
@@ -107,9 +107,8 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   Copy& c = copies[current];
   if (c.holds(fab, fabs)) return;
   if (c.refs.extent(0) != fab.size()) {
-    c.refs =
-        Refs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy::refs"), fab.size());
-    c.host = Kokkos::create_mirror_view(c.refs);
+    c.refs = Refs("copy::refs", fab.size());
+    c.host = Kokkos::create_mirror_view(c.refs.view());
   }
   // Where the device reads host memory (host backends, unified memory) the table is
   // written in place: the kernels of the exchange before last must be done with it.
@@ -117,7 +116,7 @@ void CopyPlan::FabTable::fill(const std::vector<Fab>& fabs) {
   c.uploaded = false;  // until the copy below is done (it may throw)
   for (size_t s = 0; s < fab.size(); ++s)
     c.host(s) = fab_ref(fabs[size_t(fab[s])]);
-  Kokkos::deep_copy(c.refs, c.host);
+  Kokkos::deep_copy(c.refs.view(), c.host);
   c.uploaded = true;
 }
 

@@ -160,7 +160,7 @@ class CopyPlan {
 
  private:
   using Buffer = Kokkos::View<double*>;
-  using Refs = Kokkos::View<FabRef*>;
+  using Refs = StructArray<FabRef>;
   struct Peer {
     int rank;
     std::vector<CopyTag> tags;
@@ -169,7 +169,7 @@ class CopyPlan {
   };
   /// The pieces of one launch, on the device.
   struct Batch {
-    Kokkos::View<Piece*> pieces;
+    StructArray<Piece> pieces;
     int size = 0;
   };
   /// Fabs by slot, the FabRefs of a fab set at each exchange (the fabs may change between
@@ -180,7 +180,7 @@ class CopyPlan {
     std::vector<int> fab;  // slot -> fab index
     struct Copy {
       Refs refs;
-      typename Refs::HostMirror host;
+      Refs::View::HostMirror host;
       bool uploaded = false;  // refs holds what host does (false while rewritten)
       bool holds(const std::vector<int>& fab, const std::vector<Fab>& fabs) const;
     };
@@ -320,19 +320,19 @@ struct CopiesByPatch {
   CopiesByPatch() = default;
   /// plan's into patches 0 .. patches - 1, for fields of ncomp components.
   CopiesByPatch(CopyPlan& plan, int ncomp, size_t patches);
-  Kokkos::View<CopyTag*> tags;  // on-rank, by destination patch, each's in plan order
-  BoxSet boxes;                 // their boxes; items: their index in tags
-  Kokkos::View<BoxSet::Range*> of_patch;  // by destination patch: its run of boxes
+  StructArray<CopyTag> tags;  // on-rank, by destination patch, each's in plan order
+  BoxSet boxes;               // their boxes; items: their index in tags
+  StructArray<BoxSet::Range> of_patch;  // by destination patch: its run of boxes
   // The cells received, by destination patch: where each piece starts in the plan's
   // receive buffer `received` (component 0), and its patch.
   BoxSet received_boxes;  // items: their index in received_at and received_dst
   Kokkos::View<long*> received_at;
   Kokkos::View<int*> received_dst;
-  Kokkos::View<BoxSet::Range*> received_of_patch;
+  StructArray<BoxSet::Range> received_of_patch;
   Kokkos::View<double*> received;
   // The pieces sent (CopyPlan::sent()), by source patch: patch p's are sent_first(p) to
   // sent_first(p + 1) - 1; their cells go to the plan's send buffer `sent`.
-  Kokkos::View<CopyPlan::Piece*> sent_pieces;
+  StructArray<CopyPlan::Piece> sent_pieces;
   Kokkos::View<int*> sent_first;
   Kokkos::View<double*> sent;
   int ncomp = 1;
@@ -341,7 +341,7 @@ struct CopiesByPatch {
 /// Piece n of c's received cells i0, i0 + step, ... up to i1 of row (j, k), into u's
 /// patch (component 0; as copy_tag_cells).
 KOKKOS_FORCEINLINE_FUNCTION void received_cells(const CopiesByPatch& c, int n,
-                                                const Kokkos::View<FabRef*>& u, int j,
+                                                const StructArray<FabRef>& u, int j,
                                                 int k, int i0, int i1, int step) {
   const Field3 from =
       field_over(c.received.data() + c.received_at(n), c.received_boxes.box(n));
@@ -355,7 +355,7 @@ KOKKOS_FORCEINLINE_FUNCTION void received_cells(const CopiesByPatch& c, int n,
 /// rank and from the messages received, their cells of parity `parity` (0 or 1; -1:
 /// all). No barrier.
 KOKKOS_FORCEINLINE_FUNCTION void team_copies(const TeamMember& m, const CopiesByPatch& c,
-                                             int p, const Kokkos::View<FabRef*>& u,
+                                             int p, const StructArray<FabRef>& u,
                                              int parity) {
   const int step = parity < 0 ? 1 : 2;
   // Row (j, k)'s first cell of the parity from i0.

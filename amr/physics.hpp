@@ -166,7 +166,7 @@ class Physics {
   /// tag_reads_ghosts() (so gradient criteria may look one cell out). Tags are
   /// pre-zeroed.
   virtual void tag(const LevelGeom& g, const LevelTags& tags,
-                   const Kokkos::View<FabRef*>& u, int level, double time) const = 0;
+                   const StructArray<FabRef>& u, int level, double time) const = 0;
   /// Called on each level of a new hierarchy (not a restart's) once its initial data is
   /// in, before any step: a UserError where the deck's settings contradict the state it
   /// made (a hydro floor above the gas's density). Collective over comm.

@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <limits>
+#include <vector>
 
 #include "amr/field3.hpp"
 #include "amr/patch_teams.hpp"
@@ -24,9 +25,9 @@ struct PatchRefs {
 struct UpdateRefs {
   int n = 0;
   Kokkos::View<int*> patch;
-  Kokkos::View<Box*> box;
-  Kokkos::View<FabRef*> u_old, u_new, flux[3];  // flux[2] empty in 2D
-  bool to_register = false;                     // a refined level: fluxes go into reg too
+  StructArray<Box> box;
+  StructArray<FabRef> u_old, u_new, flux[3];  // flux[2] empty in 2D
+  bool to_register = false;                   // a refined level: fluxes go into reg too
   FluxRegister::TeamAdder reg;
   /// Where the level stores no fluxes (flux[] empty): each team keeps its patch's
   /// fluxes in flux_doubles of its scratch, after the module's, padded_faces(box, d,
@@ -56,10 +57,8 @@ struct UpdateRefs {
 
 /// A one-element device array holding x.
 template <class T>
-Kokkos::View<T*> one_on_device(const T& x) {
-  Kokkos::View<T*> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "one_on_device"), 1);
-  Kokkos::deep_copy(v, x);
-  return v;
+auto one_on_device(const T& x) {
+  return device_copy("one_on_device", std::vector<T>{x});
 }
 
 /// The owned patches of a level update.

@@ -263,7 +263,7 @@ void advance_patches(const LevelGeom& g, const FrozenVelocity& fv, const UpdateR
 /// The least stable dt over boxes(0 .. n - 1) of a level of dimension dim, with `doubles`
 /// of scratch per team.
 double min_dt(const LevelGeom& g, const FrozenVelocity& fv, int dim,
-              const Kokkos::View<Box*>& boxes, int n, long doubles) {
+              const StructArray<Box>& boxes, int n, long doubles) {
   const double ix = 1.0 / g.dx[0], iy = 1.0 / g.dx[1], iz = 1.0 / g.dx[2];
   const size_t bytes = size_t(doubles) * sizeof(double);
   double dt = std::numeric_limits<double>::infinity();
@@ -441,7 +441,7 @@ void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u
       });
 }
 
-double Advection::min_dt(const LevelGeom& g, const Kokkos::View<Box*>& boxes, int n,
+double Advection::min_dt(const LevelGeom& g, const StructArray<Box>& boxes, int n,
                          long doubles, double time) const {
   return advection_detail::min_dt(g, frozen(g, time), dim_, boxes, n, doubles);
 }
@@ -500,7 +500,7 @@ void Advection::emulated_work(const Box& box, const Array4& u,
 }
 
 void Advection::tag(const LevelGeom& /*g*/, const LevelTags& tags,
-                    const Kokkos::View<FabRef*>& u, int level, double /*time*/) const {
+                    const StructArray<FabRef>& u, int level, double /*time*/) const {
   if (tag_kind_ == TagKind::threshold) {
     const int n = int(tag_threshold_.size());
     const double thr = tag_threshold_[level < n ? level : n - 1];

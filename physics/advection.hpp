@@ -68,7 +68,7 @@ class Advection : public Physics {
                      const Scratch& scratch) const override;
   /// The threshold criterion reads each cell alone; the gradient one its neighbours.
   bool tag_reads_ghosts() const override { return tag_kind_ == TagKind::gradient; }
-  void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
+  void tag(const LevelGeom& g, const LevelTags& tags, const StructArray<FabRef>& u,
            int level, double time) const override;
 
  private:
@@ -84,7 +84,7 @@ class Advection : public Physics {
   /// planes may read of the level's stream factors).
   static void inside_domain(const LevelGeom& g, const Box& box, const char* what);
   /// The least stable dt over boxes box(0 .. n - 1), with `doubles` of scratch per team.
-  double min_dt(const LevelGeom& g, const Kokkos::View<Box*>& box, int n, long doubles,
+  double min_dt(const LevelGeom& g, const StructArray<Box>& box, int n, long doubles,
                 double time) const;
   /// The update of the patches of refs, with `doubles` of scratch per team.
   void launch(const LevelGeom& g, const UpdateRefs& refs, long doubles, double time,

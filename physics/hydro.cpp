@@ -520,7 +520,7 @@ double Hydro::stable_dt_level(const LevelGeom& g, const LevelData& u, double /*t
   const BoxSet& owned = u.interiors();
   if (owned.empty()) return std::numeric_limits<double>::infinity();
   const CellDt cell_dt(hp_, dim_, g);
-  const Kokkos::View<FabRef*> refs = u.refs();
+  const StructArray<FabRef> refs = u.refs();
   const int nv = hp_.nvars();
   return reduce_over_box_rows<double, Kokkos::Min<double>>(
       "hydro::stable_dt_level", owned,
@@ -550,7 +550,7 @@ void Hydro::advance_level(const LevelGeom& g, const LevelUpdate& s, double /*tim
 void Hydro::check_initial_state(const LevelData& u, int level, const Comm& comm) const {
   const HydroParams hp = hp_;
   const int nv = hp.nvars();
-  const Kokkos::View<FabRef*> refs = u.refs();
+  const StructArray<FabRef> refs = u.refs();
   const char* names[2] = {"density", "pressure"};
   const double floors[2] = {hp.density_floor, hp.pressure_floor};
   for (int which = 0; which < 2; ++which) {
@@ -582,7 +582,7 @@ void Hydro::check_initial_state(const LevelData& u, int level, const Comm& comm)
   }
 }
 
-void Hydro::tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
+void Hydro::tag(const LevelGeom& g, const LevelTags& tags, const StructArray<FabRef>& u,
                 int /*level*/, double /*time*/) const {
   const HydroParams hp = hp_;
   const int nv = hp.nvars();

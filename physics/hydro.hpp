@@ -83,7 +83,7 @@ class Hydro : public Physics {
   /// All owned patches in one launch, a team per patch.
   void advance_level(const LevelGeom& g, const LevelUpdate& s, double time, double dt,
                      const Counters& counters) const override;
-  void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
+  void tag(const LevelGeom& g, const LevelTags& tags, const StructArray<FabRef>& u,
            int level, double time) const override;
   /// A floor above the initial gas's least density or pressure is a deck error: the
   /// floor would change the problem from the first step (mass or energy out of nothing).

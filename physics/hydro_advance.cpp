@@ -8,8 +8,8 @@ namespace hydro_detail {
 
 template <int DIM>
 void gravity_kick(const LevelGeom& g, const BoxSet& cells,
-                  const Kokkos::View<FabRef*>& u_refs,
-                  const Kokkos::View<FabRef*>& phi_refs, double dt) {
+                  const StructArray<FabRef>& u_refs, const StructArray<FabRef>& phi_refs,
+                  double dt) {
   const double c[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
   for_each_box_row(
       "hydro::gravity_kick", cells, KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
@@ -37,7 +37,7 @@ void gravity_kick(const LevelGeom& g, const BoxSet& cells,
 using namespace hydro_detail;
 
 void hydro_gravity_kick(int dim, const LevelGeom& g, const BoxSet& cells,
-                        const Kokkos::View<FabRef*>& u, const Kokkos::View<FabRef*>& phi,
+                        const StructArray<FabRef>& u, const StructArray<FabRef>& phi,
                         double dt) {
   if (dim == 2) {
     gravity_kick<2>(g, cells, u, phi, dt);

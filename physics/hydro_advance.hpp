@@ -25,7 +25,7 @@ void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g,
 /// of `cells` (item: patch) of u gain dt rho g with g = -grad phi centred (phi:
 /// component 0, one ghost layer filled), the energy the kinetic energy that adds.
 void hydro_gravity_kick(int dim, const LevelGeom& g, const BoxSet& cells,
-                        const Kokkos::View<FabRef*>& u, const Kokkos::View<FabRef*>& phi,
+                        const StructArray<FabRef>& u, const StructArray<FabRef>& phi,
                         double dt);
 
 }  // namespace pw

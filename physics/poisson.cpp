@@ -99,12 +99,12 @@ void PoissonWorkload::advance_level(const LevelGeom& g, const LevelUpdate& s, do
   const Clumps c = clumps_;
   const int dim = dim_;
   const double t = time + dt;
-  const Kokkos::View<FabRef*> u_old = s.u_old.refs(), u_new = s.u_new.refs();
-  const Kokkos::View<Box*> boxes = s.u_old.patch_boxes();
-  const Kokkos::View<FabRef*> none;
-  const Kokkos::View<FabRef*> flux[3] = {s.flux[0] ? s.flux[0]->refs() : none,
-                                         s.flux[1] ? s.flux[1]->refs() : none,
-                                         s.flux[2] ? s.flux[2]->refs() : none};
+  const StructArray<FabRef> u_old = s.u_old.refs(), u_new = s.u_new.refs();
+  const StructArray<Box> boxes = s.u_old.patch_boxes();
+  const StructArray<FabRef> none;
+  const StructArray<FabRef> flux[3] = {s.flux[0] ? s.flux[0]->refs() : none,
+                                       s.flux[1] ? s.flux[1]->refs() : none,
+                                       s.flux[2] ? s.flux[2]->refs() : none};
   for_each_box_cell(
       "poisson::advance", s.owned(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
         step_cell(c, g, dim, t, u_old(p), u_new(p), i, j, k);
@@ -125,7 +125,7 @@ void PoissonWorkload::advance_level(const LevelGeom& g, const LevelUpdate& s, do
 }
 
 void PoissonWorkload::tag(const LevelGeom& g, const LevelTags& tags,
-                          const Kokkos::View<FabRef*>& u, int /*level*/,
+                          const StructArray<FabRef>& u, int /*level*/,
                           double /*time*/) const {
   // |f| dx^2 = |lap phi| dx^2 once solved: the undivided Laplacian.
   const double thr = tag_threshold_ / (g.dx[0] * g.dx[0]);

@@ -50,7 +50,7 @@ class PoissonWorkload : public Physics {
   /// flux register is left as reset (zero): nothing to reflux.
   void advance_level(const LevelGeom& g, const LevelUpdate& s, double time, double dt,
                      const Counters& counters) const override;
-  void tag(const LevelGeom& g, const LevelTags& tags, const Kokkos::View<FabRef*>& u,
+  void tag(const LevelGeom& g, const LevelTags& tags, const StructArray<FabRef>& u,
            int level, double time) const override;
 
  private:

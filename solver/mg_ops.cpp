@@ -65,7 +65,7 @@ KOKKOS_FORCEINLINE_FUNCTION void gauss_seidel_row(
 void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, int color,
                   const PoissonStencil& s, double omega) {
   const Refs ur = u.refs(), fr = f.refs();
-  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const StructArray<Box> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
   for_each_box_row(
       "mg::gauss_seidel", rows, KOKKOS_LAMBDA(int p, int j, int k, int ii0, int ii1) {
@@ -93,7 +93,7 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
     throw std::logic_error("mg::gauss_seidel_with_copies: one component (it copies c0)");
   if (rows.empty()) return;
   const Refs ur = u.refs(), fr = f.refs();
-  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const StructArray<Box> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
   const int parity = 1 - color;  // the ghosts the colour reads
@@ -347,7 +347,7 @@ struct RestrictOps {
   int parity = -1;
   BoxSet rows;  // the coarse interiors restricted into (crse's, or the stage's rows)
   Refs cr, zr;
-  Kokkos::View<Box*> zboxes;
+  StructArray<Box> zboxes;
   IntVect zghost;
   CopiesByPatch send;  // the coarse grid's feed, packed where `packs`
   RestrictOps() = default;
@@ -361,7 +361,7 @@ struct RestrictOps {
                        : to.crse->interiors()),
         cr(on ? to.crse->refs() : Refs()),
         zr(zero ? to.zeroed->refs() : Refs()),
-        zboxes(zero ? to.zeroed->patch_boxes() : Kokkos::View<Box*>()),
+        zboxes(zero ? to.zeroed->patch_boxes() : StructArray<Box>()),
         zghost(zero ? to.zeroed->ghost() : IntVect{}),
         send(packs ? *to.send : CopiesByPatch()) {}
 };
@@ -372,7 +372,7 @@ struct ProlongOps {
   Prolong how = Prolong::constant;
   BoxSet rows;  // the fine interiors
   Refs fr, cr;
-  Kokkos::View<Box*> cboxes;
+  StructArray<Box> cboxes;
   IntVect cghost;
   LevelGeom geom;  // the coarse grid's
   ComponentBc walls;
@@ -478,7 +478,7 @@ void smooth_in_one_team(const LevelData& u, const CopiesByPatch& copies,
     throw std::logic_error("mg::smooth_in_one_team: a feed under a prolongation");
   if (rows.empty() || (sweeps == 0 && !pro.on && !res.on && !first.on())) return;
   const Refs ur = u.refs(), fr = f.refs();
-  const Kokkos::View<Box*> boxes = u.patch_boxes();
+  const StructArray<Box> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
   Kokkos::parallel_for(

@@ -17,7 +17,7 @@
 
 namespace pw::mg {
 
-using Refs = Kokkos::View<FabRef*>;
+using Refs = StructArray<FabRef>;
 
 /// The Laplacian of level geometry g with the domain conditions bc folded in.
 PoissonStencil stencil(const LevelGeom& g, const PoissonBc& bc);
@@ -53,10 +53,10 @@ struct CompositeCfStage {
   CompositeCfStage() = default;
   CompositeCfStage(LevelData& u, const LevelData& crse_interp, int ratio);
   bool on = false;
-  BoxSet cells;                           // u.coarse_fine_set()
-  Kokkos::View<BoxSet::Range*> of_patch;  // u.coarse_fine_runs()
-  Kokkos::View<Box*> boxes;               // u's patch boxes
-  Refs crse;                              // crse_interp's
+  BoxSet cells;                         // u.coarse_fine_set()
+  StructArray<BoxSet::Range> of_patch;  // u.coarse_fine_runs()
+  StructArray<Box> boxes;               // u's patch boxes
+  Refs crse;                            // crse_interp's
   int ratio = 2;
   double w0 = 0.0, w1 = 0.0, w2 = 0.0;
 };
@@ -124,7 +124,7 @@ void feed(LevelData& u, const LevelData& f, const FeedStage& fed);
 /// start with one: smooth_in_one_team, TeamCg::solve).
 struct FeedOps {
   bool zero = false, copies = false;
-  Kokkos::View<FabRef*> ur, fr;
+  StructArray<FabRef> ur, fr;
   BoxSet cells;  // u's fabs, ghosts included
   CopiesByPatch into_f;
   FeedOps() = default;

@@ -64,7 +64,7 @@ void TeamCg::solve(const LevelData& x, const LevelData& rhs, const LevelData& r,
   const PoissonStencil s = stencil_;
   const InteriorStencil in = interior(s);
   const BoxSet cells = interiors_, copies = copies_;
-  const Kokkos::View<CopyTag*> tags = tags_;
+  const StructArray<CopyTag> tags = tags_;
   const double rtol2 = rtol * rtol;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Kokkos::parallel_for(

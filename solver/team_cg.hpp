@@ -39,9 +39,9 @@ class TeamCg {
 
  private:
   PoissonStencil stencil_;
-  BoxSet interiors_;             // items: patches
-  BoxSet copies_;                // the ghost copies' destination cells; items: copies
-  Kokkos::View<CopyTag*> tags_;  // those copies
+  BoxSet interiors_;           // items: patches
+  BoxSet copies_;              // the ghost copies' destination cells; items: copies
+  StructArray<CopyTag> tags_;  // those copies
 };
 
 }  // namespace pw::mg

@@ -256,3 +256,64 @@ TEST(LaunchCount, RegridSetUpDoesNotScaleWithPatches) {
     EXPECT_EQ(many.at(name), n);
   }
 }
+
+TEST(LaunchCount, FreeingALevelsDataAndPlansLaunchesNothing) {
+  // A regrid frees the data and plans of every level it replaces. Kokkos 3.4 launches a
+  // kernel (and fences) when the last view of a struct type goes, even one allocated
+  // without initialization: the plans' tables of boxes, pieces and references must not
+  // be such views.
+  const Comm comm(MPI_COMM_SELF);
+  const LevelGeom g = pw::testing::unit_geom(3, 32), cg = pw::testing::unit_geom(3, 16);
+  const IntVect one = IntVect::uniform(1), two = IntVect::uniform(2);
+  LevelLayout L, FL, CL{{cg.domain}, {0}};
+  L.boxes = chop(g.domain, IntVect::uniform(8), IntVect::uniform(4));
+  L.owner.assign(L.boxes.size(), 0);
+  FL.boxes = chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(8), IntVect::uniform(4));
+  FL.owner.assign(FL.boxes.size(), 0);
+  LevelData crse("crse", CL, cg, 1, one, 0);
+  crse.set_val(1.0);
+  std::optional<LevelData> u, fine, f;
+  std::optional<FluxRegister> reg;
+  std::optional<BoxSet> colour;
+  u.emplace("u", L, g, 1, one, 0);
+  f.emplace("f", L, g, 1, IntVect{}, 0);
+  fine.emplace("fine", FL, g, 1, one, 0);
+  reg.emplace(FL, CL, cg, two, 1, 0);
+  // Every plan and table they build on first use.
+  u->set_val(1.0);
+  f->set_val(0.5);
+  u->fill_boundary(comm, true, 1);
+  colour.emplace(mg::colour_rows(*u));
+  PoissonStencil s;
+  s.domain = g.domain;
+  for (int d = 0; d < 3; ++d)
+    s.w[d] = 1.0;
+  mg::gauss_seidel_with_copies(*u, u->copies_by_patch(true), *f, *colour, 0, s, 1.0);
+  u->average_down_to(crse, two, comm);
+  fine->fill_from_coarse(crse, crse, 1.0, two, {Interp::quadratic},
+                         BcSet(1, ComponentBc()), comm);
+  LevelData ff[3], cf[3];
+  FluxRegister::Refs fref[3], cref[3];
+  for (int d = 0; d < 3; ++d) {
+    ff[d] = LevelData("ff", FL, g, 1, IntVect{}, 0, d);
+    cf[d] = LevelData("cf", CL, cg, 1, IntVect{}, 0, d);
+    fref[d] = ff[d].refs();
+    cref[d] = cf[d].refs();
+  }
+  reg->add_fine(fref, 0.5);
+  reg->reflux(crse.refs(), cref, 1.0, comm);
+  Kokkos::fence();
+  EXPECT_EQ(launches_of([&] {
+              u.reset();
+              f.reset();
+              fine.reset();
+              reg.reset();
+              colour.reset();
+              for (int d = 0; d < 3; ++d) {
+                ff[d] = LevelData();
+                cf[d] = LevelData();
+                fref[d] = cref[d] = FluxRegister::Refs();
+              }
+            }),
+            0);
+}

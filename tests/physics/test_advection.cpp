@@ -259,7 +259,7 @@ TEST(Advection, AdvectionTagsAboveThresholdOnTheOwnedPatchesInOrder) {
       Box({0, 0, 0}, {15, 15, 0}), Box({16, 0, 0}, {31, 15, 0}),
       Box({0, 16, 0}, {15, 31, 0}), Box({16, 16, 0}, {31, 31, 0})};
   const std::vector<int> owned = {0, 1, 3};
-  const Kokkos::View<FabRef*> u = fab_refs(std::vector<Fab>(boxes.size(), p.u));
+  const StructArray<FabRef> u = fab_refs(std::vector<Fab>(boxes.size(), p.u));
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.u.data);
   for (int level : {0, 1, 7}) {
     const double thr = level == 0 ? 1.5 : 1.9;  // deeper levels use the last entry
