@@ -10,7 +10,7 @@ namespace pw {
 
 namespace {
 
-long count = 0;
+long count = 0, free_launches = 0;
 bool installed = false;
 
 void on_launch(const char* name, const std::uint32_t, std::uint64_t*) {
@@ -20,6 +20,8 @@ void on_launch(const char* name, const std::uint32_t, std::uint64_t*) {
   constexpr char host_copy[] = "Kokkos::Impl::host_space_deepcopy";
   if (std::strncmp(name, host_copy, sizeof(host_copy) - 1) == 0) return;
   ++count;
+  constexpr char destruction[] = "Kokkos::View::destruction";
+  if (std::strncmp(name, destruction, sizeof(destruction) - 1) == 0) ++free_launches;
 }
 
 void install(bool on) {
@@ -34,7 +36,7 @@ void install(bool on) {
 LaunchCounter::LaunchCounter() {
   if (installed) throw std::logic_error("LaunchCounter: one at a time");
   installed = true;
-  count = 0;
+  count = free_launches = 0;
   install(true);
 }
 
@@ -45,6 +47,10 @@ LaunchCounter::~LaunchCounter() {
 
 long LaunchCounter::launches() const {
   return count;
+}
+
+long LaunchCounter::frees() const {
+  return free_launches;
 }
 
 long LaunchCounter::so_far() {

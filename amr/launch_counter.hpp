@@ -17,6 +17,9 @@ class LaunchCounter {
 
   /// Kernels launched since construction.
   long launches() const;
+  /// Of those, the launches Kokkos made to free a view's entries (Kokkos 3.4 makes one,
+  /// with a fence, whenever the last view of a struct type goes: see StructArray).
+  long frees() const;
   /// The live counter's launches(), or -1 when none is alive: for code that marks a
   /// point of a counted run (the first time step) without owning the counter.
   static long so_far();
