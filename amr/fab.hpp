@@ -42,15 +42,27 @@ inline size_t pooled_size(const std::vector<Box>& boxes, int ncomp) {
   return total;
 }
 
+/// The room a field's storage gets, and the storage it takes, for `need` values
+/// (pooled_fabs). A field that replaces another (a regrid's) takes its storage while it
+/// holds what is needed and at most half more; otherwise that storage is freed and the
+/// new one has a quarter more room than needed. A level whose size swings by a few
+/// tenths from regrid to regrid (a finest level following a moving feature) then keeps
+/// its memory instead of freeing it and faulting fresh pages in at the next regrid, and
+/// one that shrinks below two thirds of its room, or leaves the rank, gives it back.
+inline size_t storage_room(size_t need) {
+  return need + need / 4;
+}
+inline bool storage_fits(size_t offered, size_t need) {
+  return need <= offered && offered <= need + need / 2;
+}
+
 /// Uninitialized fabs over `boxes` (empty fabs where a box is empty: a patch another rank
 /// owns), all in the one allocation returned, which must outlive them (they do not own
 /// their memory): a level's hundreds of small fabs cost one allocation at a regrid, not
 /// hundreds (each an allocation record, and beyond glibc's mmap threshold a system call).
-/// `reuse`, storage nothing else uses any more, is taken instead of a new allocation when
-/// it holds what the fabs need and at most a quarter more. Otherwise it is freed and the
-/// new allocation has an eighth more room than needed: a level that grows a little at
-/// each regrid soon stops allocating, and one that shrinks (or leaves the rank) gives
-/// its memory back (see LevelData::release_storage).
+/// `reuse`, storage nothing else uses any more, is taken instead of a new allocation
+/// where storage_fits; otherwise it is freed first and the new allocation gets
+/// storage_room (a field that replaces none gets what it needs).
 inline Kokkos::View<double*> pooled_fabs(const std::string& label,
                                          const std::vector<Box>& boxes, int ncomp,
                                          std::vector<Fab>& fabs,
@@ -58,8 +70,8 @@ inline Kokkos::View<double*> pooled_fabs(const std::string& label,
   const size_t total = pooled_size(boxes, ncomp);
   const size_t offered = reuse.extent(0);
   Kokkos::View<double*> pool = reuse;
-  if (offered < total || offered > total + total / 4) {
-    const size_t room = offered > 0 ? total + total / 8 : total;
+  if (!storage_fits(offered, total)) {
+    const size_t room = offered > 0 ? storage_room(total) : total;
     pool = reuse = Kokkos::View<double*>();  // free before allocating anew
     pool = Kokkos::View<double*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                                  room);

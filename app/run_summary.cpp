@@ -201,6 +201,9 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
   const std::vector<std::string> hosts = all_gather(comm, host_name());
   const json phases = phase_spread(comm, sim.phase_times());
   const json wall = spread(comm, r.wall_seconds);
+  const json memory = {{"keep_freed", sim.keeps_freed_memory()},
+                       {"peak_resident_bytes", spread(comm, r.peak_resident_bytes)},
+                       {"minor_page_faults", spread(comm, double(r.minor_page_faults))}};
   if (comm.rank() != 0) return;
   const RankInfo& ranks = sim.planner().ranks();
   json j = head(id, deck, comm.size());
@@ -215,6 +218,7 @@ void write_run_summary(const Simulation& sim, const RunResult& r, const Deck& de
               {"dumps", r.dumps}};
   j["wall_seconds"] = wall;
   j["phases"] = phases;
+  j["host_memory"] = memory;
   j["cell_updates"] = r.cell_updates;
   // As the log's line: rank 0's wall time.
   j["cell_updates_per_second"] =

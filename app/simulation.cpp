@@ -6,6 +6,7 @@
 
 #include "amr/diagnostics.hpp"
 #include "amr/launch_counter.hpp"
+#include "app/host_memory.hpp"
 #include "app/memory_check.hpp"
 #include "app/rank_setup.hpp"
 #include "physics/registry.hpp"
@@ -59,6 +60,15 @@ Simulation::Simulation(const Deck& deck, const Comm& comm, int check_ranks)
               "regrids), got " +
                   std::to_string(balance_interval_));
   allow_unstable_dt_ = deck.get<bool>("time.allow_unstable_dt", false);
+  // Process-wide, before the hierarchy allocates anything; not for a mere check.
+  const bool keep_freed = deck.get<bool>("ranks.keep_freed_memory", false);
+  if (keep_freed && check_ranks == 0) {
+    keep_freed_memory_ = keep_freed_host_memory();
+    if (!keep_freed_memory_ && comm_.rank() == 0)
+      fmt::print(stderr,
+                 "patchwork: warning: ranks.keep_freed_memory = true does nothing here: "
+                 "the C library is not glibc\n");
+  }
   fixed_dt_where_ = deck.where("time.fixed_dt");
   output_ = read_output_config(deck);
   units_ = read_code_units(deck);
@@ -83,6 +93,7 @@ Simulation::~Simulation() = default;
 RunResult Simulation::run(bool verbose) {
   RunResult r;
   const double start = MPI_Wtime();
+  const long faults_before = host_memory_use().minor_page_faults;
   if (restart_ && !restart_->nothing_to_do(cfg_).empty()) {  // says so, writes nothing
     if (verbose && comm_.rank() == 0) fmt::print("{}\n", restart_->nothing_to_do(cfg_));
     r.ran = false;
@@ -141,6 +152,9 @@ RunResult Simulation::run(bool verbose) {
   r.launches_after_steps = LaunchCounter::so_far();
   if (output_.write && !output_.due(r.steps)) dump(r.steps, r, verbose);
   r.wall_seconds = MPI_Wtime() - start;
+  const HostMemoryUse memory = host_memory_use();
+  r.peak_resident_bytes = memory.peak_resident_bytes;
+  r.minor_page_faults = memory.minor_page_faults - faults_before;
   r.time = h.time();
   r.final_totals = component_totals(h);
   r.fingerprint = fingerprint(h);
@@ -266,6 +280,8 @@ void Simulation::print_summary(const RunResult& r) const {
   std::vector<std::pair<std::string, double>> phases;
   for (const auto& [name, s] : hierarchy_->timers().seconds())
     phases.emplace_back(name, comm_.max(s));
+  const double peak_resident = comm_.max(r.peak_resident_bytes);
+  const long faults = long(comm_.max(double(r.minor_page_faults)));
   if (comm_.rank() != 0) return;
   fmt::print(
       "run summary: {} steps to time {:.6e}, finest level {}, {} regrids, {} ranks\n",
@@ -275,6 +291,10 @@ void Simulation::print_summary(const RunResult& r) const {
     fmt::print("  phase {:<12} {:9.3f} s\n", name, s);
   fmt::print("cell updates: {}\n", r.cell_updates);
   fmt::print("cell-updates/s: {:.0f}\n", double(r.cell_updates) / r.wall_seconds);
+  fmt::print(
+      "host memory: peak resident {:.1f} MB, {} minor page faults in the run (the "
+      "rank with the most), freed memory {}\n",
+      peak_resident / 1e6, faults, keep_freed_memory_ ? "kept" : "given back");
   for (size_t c = 0; c < r.final_totals.size(); ++c) {
     const double t0 = r.initial_totals[c];
     const double rel = (r.final_totals[c] - t0) / (t0 != 0 ? std::abs(t0) : 1.0);

@@ -39,6 +39,11 @@ struct RunResult {
   // counter alive): the launches of the time steps, without set-up and end-of-run work.
   long launches_before_steps = -1, launches_after_steps = -1;
   double wall_seconds = 0;
+  // This process's host memory: its peak resident bytes at the end of the run and the
+  // minor page faults of the run (from the start of run(), before the first hierarchy
+  // or the restart's is allocated, to its end).
+  double peak_resident_bytes = 0;
+  long minor_page_faults = 0;
   int finest_level = 0;
   int regrids = 0;
   MetricsSummary balance;  // load metrics averaged over the balancing steps
@@ -68,6 +73,8 @@ class Simulation {
   /// prints the per-step lines and the summary.
   RunResult run(bool verbose = true);
   const Hierarchy& hierarchy() const { return *hierarchy_; }
+  /// Whether this process keeps the host memory it frees (keep_freed_host_memory).
+  bool keeps_freed_memory() const { return keep_freed_memory_; }
   // For the run summary (app/run_summary.hpp).
   const Physics& physics() const { return *physics_; }
   const BalancerPlanner& planner() const { return *planner_; }
@@ -111,6 +118,7 @@ class Simulation {
   std::unique_ptr<LoadHistory> history_;
   std::string fixed_dt_where_;      // where the deck sets time.fixed_dt, for messages
   bool allow_unstable_dt_ = false;  // time.allow_unstable_dt
+  bool keep_freed_memory_ = false;  // ranks.keep_freed_memory, and glibc took it
   bool warned_unstable_dt_ = false;
 };
 

@@ -111,18 +111,35 @@ TEST(LevelStorage, StorageACopyStillReadsIsNotGivenUp) {
   EXPECT_EQ(largest(copy), 3.0);
 }
 
-TEST(LevelStorage, StorageTooSmallOrTooLargeGivesANewAllocationWithAnEighthMoreRoom) {
+TEST(LevelStorage, StorageTooSmallOrTooLargeGivesANewAllocationWithAQuarterMoreRoom) {
   const LevelGeom g = pw::testing::unit_geom(3, 16);
   const LevelLayout L = chopped(g.domain, 8);
   const LevelLayout one = chopped(Box{{0, 0, 0}, {7, 7, 7}}, 8);
   LevelData small("small", one, g, 1, IntVect{}, 0);
   LevelData a("a", L, g, 1, IntVect{}, 0, -1, small.release_storage());
-  EXPECT_EQ(a.capacity(), size_t(16 * 16 * 16) * 9 / 8);
+  EXPECT_EQ(a.capacity(), size_t(16 * 16 * 16) * 5 / 4);
   LevelData fresh("fresh", L, g, 1, IntVect{}, 0);  // nothing offered: no more room
   EXPECT_EQ(fresh.capacity(), size_t(16 * 16 * 16));
   // A level that shrinks to an eighth gives the rest back.
   LevelData shrunk("shrunk", one, g, 1, IntVect{}, 0, -1, fresh.release_storage());
-  EXPECT_EQ(shrunk.capacity(), size_t(8 * 8 * 8) * 9 / 8);
+  EXPECT_EQ(shrunk.capacity(), size_t(8 * 8 * 8) * 5 / 4);
+}
+
+TEST(LevelStorage, StorageUpToHalfMoreThanNeededIsKept) {
+  const LevelGeom g = pw::testing::unit_geom(3, 16);
+  const LevelLayout L = chopped(g.domain, 8);  // 8 patches of 8^3
+  LevelLayout six = L, five = L;               // 6 and 5 of them: 4/3 and 8/5 of the need
+  six.boxes.resize(6);
+  six.owner.resize(6);
+  five.boxes.resize(5);
+  five.owner.resize(5);
+  LevelData a("a", L, g, 1, IntVect{}, 0);
+  const double* at = first_value(a);
+  LevelData b("b", six, g, 1, IntVect{}, 0, -1, a.release_storage());
+  EXPECT_EQ(first_value(b), at);
+  EXPECT_EQ(b.capacity(), size_t(16 * 16 * 16));
+  LevelData c("c", five, g, 1, IntVect{}, 0, -1, b.release_storage());
+  EXPECT_EQ(c.capacity(), size_t(5 * 8 * 8 * 8) * 5 / 4);
 }
 
 TEST(LevelStorage, ARegridAllocatesNoFieldWhereTheNewLevelFits) {
@@ -154,7 +171,7 @@ TEST(LevelStorage, ARegridAllocatesNoFieldWhereTheNewLevelFits) {
       for (const Fab& f : L.u_new)
         need += size_t(f.data.size());
       for (size_t c : room[size_t(l)])
-        fits = fits && need <= c && c <= need + need / 4;
+        fits = fits && storage_fits(c, need);
     }
     if (!regridded) continue;
     SCOPED_TRACE(::testing::Message() << "step " << s);

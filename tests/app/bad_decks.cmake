@@ -254,3 +254,5 @@ pw_bad_deck(problem_switched
 pw_bad_deck(module_switched
   "advection.velocity: the [advection] section is read only when physics.module = \"advection\" (this run's is \"hydro\")"
   ${PW_GOOD_DECK} physics.module=hydro)
+pw_bad_deck(keep_freed_memory "ranks.keep_freed_memory: expected a boolean, got a string (\"yes\")"
+  ${PW_GOOD_DECK} "ranks.keep_freed_memory=\"yes\"")

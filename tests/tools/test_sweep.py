@@ -122,7 +122,7 @@ def check_collect(tools, exe, work):
                 "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "wall_s",
                 "cell_updates", "cell_updates_per_s", "bytes_migrated", "cut_cells",
                 "fingerprint", "phase_advance_s", "patches", "plan_ms", "groups",
-                "latency_s", "slowdown"]:
+                "latency_s", "slowdown", "peak_resident_mb"]:
         assert col in rows[0], f"no column {col}"
     assert sorted((r["balance.method"], r["ranks"]) for r in rows) == [
         ("knapsack", "1"), ("knapsack", "2"), ("lan", "1"), ("lan", "2")]
@@ -137,6 +137,7 @@ def check_collect(tools, exe, work):
         assert int(r["cell_updates"]) == s["cell_updates"]
         assert float(r["wall_s"]) == s["wall_seconds"]["max"]
         assert r["fingerprint"] == s["fingerprint"]
+        assert float(r["peak_resident_mb"]) == s["host_memory"]["peak_resident_bytes"]["max"] / 1e6
         steps = s["balance"]["steps"]
         assert float(r["patches"]) == sum(x["patches"] for x in steps) / len(steps)
         assert float(r["plan_ms"]) == sum(1e3 * x["balancer_seconds"] for x in steps) / len(
@@ -229,6 +230,9 @@ def check_schema(tools, exe, work):
                 log = f.read()
             assert re.search(rf"^fingerprint: {s['fingerprint']}$", log, re.M), path
             assert re.search(rf"^cell updates: {s['cell_updates']}$", log, re.M), path
+            memory = s["host_memory"]  # freed memory given back unless the deck asks
+            assert memory["keep_freed"] is False and "freed memory given back" in log, path
+            assert memory["peak_resident_bytes"]["min"] > 0, path
             assert len(s["ranks"]["hostnames"]) == s["ranks"]["count"]
             assert len(s["balance"]["steps"]) == s["balance"]["balancing_steps"] > 0
             assert s["deck"]["used"]["balance.method"] == s["balance"]["method"]

@@ -17,13 +17,13 @@ MANIFEST = "sweep.json"
 # the patches handed to the balancer; plan_ms, the balancer's time per step) or the run's
 # totals (split, bytes_migrated, balancer_ms). latency_s, slowdown and groups are the
 # emulated distributed system of the deck's [ranks] (ranks.latency, ranks.slowdown, the
-# number of rank groups).
+# number of rank groups). peak_resident_mb is the host memory of the rank with the most.
 FIGURES = ["status", "error", "n_cell", "steps", "finest_level", "regrids", "wall_s", "wall_s_min",
            "cell_updates", "cell_updates_per_s", "balancer", "balancing_steps",
            "imbalance", "std", "idle_pct", "est_balance_pct", "uintah_i", "patches",
            "split", "bytes_migrated", "cut_cells", "balancer_ms", "plan_ms", "groups",
            "latency_s", "slowdown", "fingerprint", "hosts", "exec_space", "threads",
-           "code_version"]
+           "peak_resident_mb", "code_version"]
 
 
 def figures(s):
@@ -63,7 +63,10 @@ def _figures(s):
         "slowdown": used.get("ranks.slowdown", 1.0),
         "fingerprint": s["fingerprint"], "hosts": len(set(s["ranks"]["hostnames"])),
         "exec_space": s["kokkos"]["execution_space"],
-        "threads": s["kokkos"]["concurrency"]})
+        "threads": s["kokkos"]["concurrency"],
+        # The rank with the most; "" for summaries written before it was recorded.
+        "peak_resident_mb": (s["host_memory"]["peak_resident_bytes"]["max"] / 1e6
+                             if "host_memory" in s else "")})
     # The slowest rank's time per phase, as the log's summary (phases are exclusive).
     for name, spread in s["phases"].items():
         row["phase_" + re.sub(r"\W+", "_", name) + "_s"] = spread["max"]
