@@ -167,7 +167,7 @@ class Hierarchy {
   /// it has been copied from (remap).
   void allocate(Level& L, Level* old = nullptr);
   /// Level L's face data in direction d (none beyond the domain's dimension), in
-  /// `storage` where it is large enough.
+  /// `storage` where it fits (storage_fits).
   LevelData flux_data(const Level& L, int d, Kokkos::View<double*> storage) const;
   /// Level l stores its fluxes only where a later step reads them: the reflux, on a
   /// level with a finer one; elsewhere the update keeps them in scratch where the module

@@ -38,7 +38,8 @@ class LevelData {
   /// as those of cell data with that ghost width, so that one loop can run over a plane
   /// of both (team_plane_cells). Other patches stay empty. Every
   /// value is 0 (unless `values` is unset). The fabs are put in `storage` (from
-  /// release_storage) where it is large enough, else in a new allocation.
+  /// release_storage) where it fits (storage_fits: enough, and at most half more), else
+  /// in a new allocation.
   LevelData(const std::string& label, const LevelLayout& layout, const LevelGeom& geom,
             int ncomp, const IntVect& ghost, int my_rank, int face_dir = -1,
             Kokkos::View<double*> storage = {}, Values values = Values::zero);

@@ -9,8 +9,9 @@ namespace pw {
 /// the system (munmap, or trimming the heap) and faulting fresh pages in at their next
 /// first touch, which on virtual machines costs as much as the copies that write them.
 /// The price is a higher peak resident memory (the heap keeps its holes). Raises
-/// M_MMAP_THRESHOLD to 256 MiB and M_TRIM_THRESHOLD to 1 GiB, for the whole process, from
-/// now on. Returns false, having done nothing, where the C library is not glibc.
+/// M_MMAP_THRESHOLD to 256 MiB (larger blocks still go back) and M_TRIM_THRESHOLD to
+/// 1 GiB, for the whole process, from now on. Returns false where malloc does not take
+/// both (not glibc, or a sanitizer's allocator; the first may then hold alone).
 bool keep_freed_host_memory();
 
 /// This process's peak resident memory so far and its minor page faults (first touches

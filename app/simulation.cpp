@@ -60,14 +60,15 @@ Simulation::Simulation(const Deck& deck, const Comm& comm, int check_ranks)
               "regrids), got " +
                   std::to_string(balance_interval_));
   allow_unstable_dt_ = deck.get<bool>("time.allow_unstable_dt", false);
-  // Process-wide, before the hierarchy allocates anything; not for a mere check.
+  // Process-wide, before the hierarchy allocates anything; not for a check on another
+  // rank count, which allocates none.
   const bool keep_freed = deck.get<bool>("ranks.keep_freed_memory", false);
   if (keep_freed && check_ranks == 0) {
     keep_freed_memory_ = keep_freed_host_memory();
     if (!keep_freed_memory_ && comm_.rank() == 0)
       fmt::print(stderr,
-                 "patchwork: warning: ranks.keep_freed_memory = true does nothing here: "
-                 "the C library is not glibc\n");
+                 "patchwork: warning: ranks.keep_freed_memory = true: malloc did not "
+                 "take the settings (not glibc, or a sanitizer's allocator)\n");
   }
   fixed_dt_where_ = deck.where("time.fixed_dt");
   output_ = read_output_config(deck);
@@ -292,9 +293,9 @@ void Simulation::print_summary(const RunResult& r) const {
   fmt::print("cell updates: {}\n", r.cell_updates);
   fmt::print("cell-updates/s: {:.0f}\n", double(r.cell_updates) / r.wall_seconds);
   fmt::print(
-      "host memory: peak resident {:.1f} MB, {} minor page faults in the run (the "
-      "rank with the most), freed memory {}\n",
-      peak_resident / 1e6, faults, keep_freed_memory_ ? "kept" : "given back");
+      "host memory: peak resident {:.1f} MB, {} minor page faults in the run (each the "
+      "max over ranks); freed memory: {}\n",
+      peak_resident / 1e6, faults, keep_freed_memory_ ? "kept" : "malloc's own settings");
   for (size_t c = 0; c < r.final_totals.size(); ++c) {
     const double t0 = r.initial_totals[c];
     const double rel = (r.final_totals[c] - t0) / (t0 != 0 ? std::abs(t0) : 1.0);
