@@ -116,6 +116,13 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     why = std::string("cannot be read: ") + std::strerror(errno);
   else if (H5Fis_hdf5(path_.c_str()) <= 0)
     why = "not an HDF5 file";
+  else if (const int version = h5::superblock_version(path_); version < 2)
+    // HDF5 parses the earliest format's object headers unchecked: a damaged one can
+    // crash it before any checksum of ours is read.
+    why = fmt::format(
+        "written in HDF5's earliest file format (superblock version {}), whose metadata "
+        "has no checksums: not a dump of this Patchwork, which writes version 2",
+        version);
   // The open below is collective: a rank that cannot see the file (another file system
   // view) must not leave the others waiting in it.
   if (!why.empty() && comm.rank() > 0) why += fmt::format(" (on rank {})", comm.rank());
@@ -275,7 +282,9 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     }
   } catch (const std::runtime_error& e) {
     const std::string what = e.what();
-    // Reader failures name what is missing; say what that means.
+    // Reader failures name what is missing or damaged; say what that means.
+    if (what.find("incorrect metadata checksum") != std::string::npos)
+      bad(what + " (a damaged file)");
     if (what.rfind("missing ", 0) == 0 || what.rfind("HDF5: ", 0) == 0 ||
         what.rfind("attribute ", 0) == 0)
       bad(what + " (not a complete patchwork checkpoint)");

@@ -1,6 +1,7 @@
 #include "amr/io/h5_util.hpp"
 
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 namespace pw::h5 {
@@ -144,8 +145,26 @@ void Id::reset() {
   id_ = -1;
 }
 
+Id checked_format_access() {
+  Id fapl(check(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate"), H5Pclose);
+  check_status(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18),
+               "H5Pset_libver_bounds");
+  return fapl;
+}
+
+int superblock_version(const std::string& path) {
+  static const char signature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  std::ifstream in(path, std::ios::binary);
+  char head[9];
+  for (std::streamoff at = 0; in.seekg(at) && in.read(head, sizeof head);
+       at = at == 0 ? 512 : 2 * at)
+    if (std::memcmp(head, signature, sizeof signature) == 0)
+      return (unsigned char)head[8];
+  return -1;
+}
+
 Id create_parallel(const std::string& path, MPI_Comm comm) {
-  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  Id fapl = checked_format_access();
   check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
   return Id(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
                   "creating " + path),

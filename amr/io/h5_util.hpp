@@ -56,8 +56,19 @@ class Quiet {
 /// MPI-IO's message where HDF5 recorded one), as ": <cause>"; "" when none.
 std::string error_cause();
 
-/// Create (truncate) `path` for collective MPI-IO access by every rank of `comm`.
-/// Throws std::runtime_error when the file cannot be created.
+/// File access properties for creating a file in HDF5's 1.8 format, whose metadata
+/// (superblock, object headers, heaps, B-trees of groups and attributes) carries
+/// checksums: a damaged file then fails HDF5's own checks, where the earliest format's
+/// object headers are parsed unchecked (HDF5 1.10 read out of bounds on a damaged one).
+/// Files stay readable by HDF5 1.8 and later.
+Id checked_format_access();
+/// The superblock version of the HDF5 file `path` (found as HDF5 looks for it: at byte
+/// 0, 512, 1024, ...), read without HDF5; -1 when the file holds no HDF5 signature.
+/// Version 2 and later carry metadata checksums.
+int superblock_version(const std::string& path);
+
+/// Create (truncate) `path` for collective MPI-IO access by every rank of `comm`, in the
+/// checked format. Throws std::runtime_error when the file cannot be created.
 Id create_parallel(const std::string& path, MPI_Comm comm);
 Id create_group(hid_t parent, const std::string& name);
 /// Open `path` read-only for collective MPI-IO access by every rank of `comm`. Throws

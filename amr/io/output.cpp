@@ -118,7 +118,9 @@ std::string create_reserved(const std::string& path, long bytes) {
   if (!why.empty()) return why;
   {
     const h5::Quiet quiet;
-    const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    // The superblock written here sets the format of everything the writer adds.
+    const h5::Id fapl = h5::checked_format_access();
+    const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f < 0 || H5Fclose(f) < 0) why = "cannot create " + path + h5::error_cause();
   }
   if (why.empty()) {

@@ -5,6 +5,7 @@
 // the restart's semantic checks, not its checksums, must catch them.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,8 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "amr/io/checksum.hpp"
@@ -266,25 +269,91 @@ std::map<std::string, std::function<void(const Dump&)>> cases() {
   };
 }
 
+/// Bob Jenkins' lookup3 hash (hashlittle), which HDF5 stores after each piece of its
+/// metadata in the 1.8 file format: a writer's bug must come with checksums that fit.
+std::uint32_t lookup3(const unsigned char* k, size_t length) {
+  auto rot = [](std::uint32_t x, int r) { return (x << r) | (x >> (32 - r)); };
+  std::uint32_t a, b, c;
+  a = b = c = 0xdeadbeef + std::uint32_t(length);
+  auto word = [&](size_t i, size_t n) {  // n bytes from k[i], little endian
+    std::uint32_t w = 0;
+    for (size_t j = 0; j < n; ++j)
+      w |= std::uint32_t(k[i + j]) << (8 * j);
+    return w;
+  };
+  while (length > 12) {
+    a += word(0, 4), b += word(4, 4), c += word(8, 4);
+    a -= c, a ^= rot(c, 4), c += b, b -= a, b ^= rot(a, 6), a += c;
+    c -= b, c ^= rot(b, 8), b += a, a -= c, a ^= rot(c, 16), c += b;
+    b -= a, b ^= rot(a, 19), a += c, c -= b, c ^= rot(b, 4), b += a;
+    length -= 12, k += 12;
+  }
+  if (length == 0) return c;
+  a += word(0, std::min<size_t>(length, 4));
+  if (length > 4) b += word(4, std::min<size_t>(length - 4, 4));
+  if (length > 8) c += word(8, length - 8);
+  c ^= b, c -= rot(b, 14), a ^= c, a -= rot(c, 11), b ^= a, b -= rot(a, 25);
+  c ^= b, c -= rot(b, 16), a ^= c, a -= rot(c, 4), b ^= a, b -= rot(a, 14);
+  c ^= b, c -= rot(b, 24);
+  return c;
+}
+
+/// The bytes [begin, end) of the version-2 object header (its first chunk) holding
+/// byte `at`, the checksum excluded; {0, 0} when `at` is in none (a heap block).
+std::pair<size_t, size_t> object_header(const std::vector<char>& f, size_t at) {
+  const size_t begin = std::string_view(f.data(), at).rfind("OHDR");
+  if (begin == std::string_view::npos || begin + 6 > f.size()) return {0, 0};
+  const auto flags = static_cast<unsigned char>(f[begin + 5]);
+  size_t p = begin + 6 + (flags & 0x20 ? 16 : 0) + (flags & 0x10 ? 4 : 0);
+  const size_t width = size_t(1) << (flags & 3);
+  size_t size = 0;
+  for (size_t j = 0; j < width && p + j < f.size(); ++j)
+    size |= size_t(static_cast<unsigned char>(f[p + j])) << (8 * j);
+  const size_t end = p + width + size;
+  if (at >= end || end + 4 > f.size()) return {0, 0};
+  return {begin, end};
+}
+
+std::uint32_t stored_u32(const std::vector<char>& f, size_t at) {
+  std::uint32_t v;
+  std::memcpy(&v, &f[at], 4);  // little endian, as HDF5 stores it (and x86 reads it)
+  return v;
+}
+
+/// Bend the byte offset of member hi_i of every box type an object header holds, with
+/// the header's checksum made to fit or not. In the 1.8 format a member is its
+/// null-terminated name, then its offset in as few bytes as the type's size needs (one).
+void bend_box_types(std::vector<char>& f, bool reseal) {
+  const std::string name("hi_i\0", 5);
+  int bent = 0;
+  for (size_t at = 0; at + 6 <= f.size(); ++at) {
+    if (std::memcmp(&f[at], name.data(), name.size()) != 0) continue;
+    const auto [begin, end] = object_header(f, at);
+    if (end == 0) continue;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(f.data());
+    if (lookup3(bytes + begin, end - begin) != stored_u32(f, end))
+      throw std::runtime_error("an object header's checksum does not fit");
+    f[at + 5] = char(0xE4);
+    const std::uint32_t sum = lookup3(bytes + begin, end - begin);
+    if (reseal) std::memcpy(&f[end], &sum, 4);
+    ++bent;
+  }
+  if (bent == 0) throw std::runtime_error("no box type found");
+}
+
 /// Damages to the file's bytes (not through HDF5): what a fuzzer found.
 std::map<std::string, std::function<void(std::vector<char>&)>> byte_cases() {
   return {
-      // Every box compound type's member hi_i (name padded to 8 bytes, then its byte
-      // offset, 4 bytes little endian) bent far beyond the type's size: HDF5's
-      // conversion to the reader's type then read out of bounds and crashed (a
-      // segfault), and checksums of the stored values do not cover types.
-      {"bent_member_offset",
-       [](std::vector<char>& f) {
-         const std::string name("hi_i\0\0\0\0", 8);
-         int bent = 0;
-         for (size_t at = 0; at + 12 <= f.size(); ++at)
-           if (std::memcmp(&f[at], name.data(), 8) == 0 && f[at + 10] == 0 &&
-               f[at + 11] == 0) {
-             f[at + 11] = char(0xE4);
-             ++bent;
-           }
-         if (bent == 0) throw std::runtime_error("no box type found");
-       }},
+      // The box compound type's member hi_i bent far beyond the type's size where an
+      // object header holds it (the boxes datasets), with the header's checksum made to
+      // fit: HDF5's conversion to the reader's type then read out of bounds and crashed
+      // (a segfault).
+      {"bent_member_offset", [](std::vector<char>& f) { bend_box_types(f, true); }},
+      // The same on a bad disk: HDF5's checksum of the object header finds it.
+      {"box_type_bit", [](std::vector<char>& f) { bend_box_types(f, false); }},
+      // A file in HDF5's earliest format (superblock version 0): its metadata has no
+      // checksums, so its damage is found only by HDF5 parsing it (which crashed).
+      {"earliest_format", [](std::vector<char>& f) { f.at(8) = 0; }},
   };
 }
 
