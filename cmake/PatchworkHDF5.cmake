@@ -9,6 +9,10 @@ if(NOT HDF5_ROOT AND NOT DEFINED ENV{HDF5_ROOT}
   find_program(HDF5_C_COMPILER_EXECUTABLE NAMES h5pcc.openmpi h5pcc)
 endif()
 find_package(HDF5 REQUIRED COMPONENTS C)
+# 1.10.2: the first to name the 1.8 file format as a bound (H5F_LIBVER_V18, the dumps' format).
+if(HDF5_VERSION VERSION_LESS 1.10.2)
+  message(FATAL_ERROR "Patchwork needs HDF5 1.10.2 or later, found ${HDF5_VERSION}")
+endif()
 if(NOT HDF5_IS_PARALLEL)
   message(FATAL_ERROR "Patchwork needs a parallel (MPI) HDF5, found a serial one in "
     "${HDF5_INCLUDE_DIRS}; on Debian install libhdf5-openmpi-dev or set HDF5_ROOT")

@@ -473,9 +473,10 @@ void Hydro::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
   const double gamma = hp_.gamma;
   // Sub-cell samples: 4 per direction, so that a blast's energy and an interface that
   // cuts cells are deposited in proportion to the volume they cover.
+  const HydroProblem::SideAverages sides = p.side_averages(g.dim, gamma, kInitialSamples);
   for_each_cell(
       "hydro::initial_data", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        p.cell_average(g, i, j, k, gamma, time, kInitialSamples, u);
+        p.cell_average(g, i, j, k, gamma, time, kInitialSamples, sides, u);
       });
 }
 

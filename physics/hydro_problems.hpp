@@ -86,25 +86,15 @@ struct HydroProblem {
       w[vel + c] = 0.0;
     double tracer = 0.0;
     switch (kind) {
-      case HydroProblemKind::shock_tube: {
-        const int s = x[axis] < position ? 0 : 1;
-        w[rho] = state[s][0];
-        w[vel + axis] = state[s][1];
-        w[pres] = state[s][2];
-        tracer = s == 0 ? 1.0 : 0.0;
-        break;
-      }
+      case HydroProblemKind::shock_tube:
+        side_state(x[axis] < position ? 0 : 1, dim, w);
+        return;
       case HydroProblemKind::shockpool: {
         double along = 0.0;
         for (int d = 0; d < dim; ++d)
           along += normal[d] * x[d];
-        const int s = along < position + speed * t ? 0 : 1;
-        w[rho] = state[s][0];
-        for (int d = 0; d < dim; ++d)
-          w[vel + d] = state[s][1] * normal[d];
-        w[pres] = state[s][2];
-        tracer = s == 0 ? 1.0 : 0.0;
-        break;
+        side_state(along < position + speed * t ? 0 : 1, dim, w);
+        return;
       }
       case HydroProblemKind::blast: {
         const double exact = dim == 3 ? 4.0 / 3.0 * kmath::pi * radius * radius * radius
@@ -133,11 +123,8 @@ struct HydroProblem {
         break;
       }
       case HydroProblemKind::uniform:
-        w[rho] = rho0;
-        w[pres] = p0;
-        for (int d = 0; d < 3; ++d)
-          w[vel + d] = velocity[d];
-        break;
+        side_state(0, dim, w);
+        return;
       case HydroProblemKind::jeans: {
         double phase = 0.0;
         for (int d = 0; d < dim; ++d)
@@ -163,29 +150,129 @@ struct HydroProblem {
       w[nbase + s] = tracer;
   }
 
+  /// The primitive state on side s (0 behind, 1 ahead) of a shock tube's interface or
+  /// a shockpool's front, or a uniform problem's state (side 0): the problems whose
+  /// state is constant on either side of a plane.
+  KOKKOS_INLINE_FUNCTION void side_state(int s, int dim, double* w) const {
+    using namespace hydro_index;
+    for (int c = 0; c < 3; ++c)
+      w[vel + c] = 0.0;
+    double tracer = 0.0;
+    if (kind == HydroProblemKind::uniform) {
+      w[rho] = rho0;
+      w[pres] = p0;
+      for (int d = 0; d < 3; ++d)
+        w[vel + d] = velocity[d];
+    } else {
+      w[rho] = state[s][0];
+      if (kind == HydroProblemKind::shock_tube)
+        w[vel + axis] = state[s][1];
+      else
+        for (int d = 0; d < dim; ++d)
+          w[vel + d] = state[s][1] * normal[d];
+      w[pres] = state[s][2];
+      tracer = s == 0 ? 1.0 : 0.0;
+    }
+    for (int v = 0; v < nscalars; ++v)
+      w[hydro_index::nbase + v] = tracer;
+  }
+
+  /// The side (side_state) every sample of cell idx that cell_average takes lies on,
+  /// or -1 when they are not all on one, or the problem's state is not constant on
+  /// either side of a plane. Exact, not within a margin: a sample's coordinate is
+  /// monotone in its index, and so is its distance along a front's normal, term by term
+  /// and summed in primitive's order (rounding keeps order, and no multiply and add are
+  /// fused), so the extreme samples bound every other's.
+  KOKKOS_INLINE_FUNCTION int uniform_side(const LevelGeom& g, const int idx[3], int dim,
+                                          double t, int n) const {
+    double lo = 0.0, hi = 0.0, at = 0.0;
+    switch (kind) {
+      case HydroProblemKind::shock_tube:
+        lo = sample_coordinate(g, axis, idx[axis], 0, n);
+        hi = sample_coordinate(g, axis, idx[axis], n - 1, n);
+        at = position;
+        break;
+      case HydroProblemKind::shockpool:
+        for (int d = 0; d < dim; ++d) {
+          const double a = normal[d] * sample_coordinate(g, d, idx[d], 0, n);
+          const double b = normal[d] * sample_coordinate(g, d, idx[d], n - 1, n);
+          lo += kmath::min(a, b);
+          hi += kmath::max(a, b);
+        }
+        at = position + speed * t;
+        break;
+      case HydroProblemKind::uniform:
+        return 0;
+      default:
+        return -1;
+    }
+    return hi < at ? 0 : lo < at ? -1 : 1;
+  }
+
+  /// The conserved state of primitive state w.
+  KOKKOS_INLINE_FUNCTION void conserved(const double* w, double gamma, double* uc) const {
+    using namespace hydro_index;
+    HydroParams hp;
+    hp.gamma = gamma;
+    hp.nscalars = nscalars;
+    double f[max_vars];
+    euler_flux(hp, 0, w, f, uc);  // the gas's conserved state
+    for (int v = nbase; v < nbase + nscalars; ++v)
+      uc[v] = w[rho] * w[v];
+  }
+
+  /// The cell averages on either side of a front (side_state): cell_average's sum of
+  /// n^dim equal samples, in its order, so that a cell the front misses takes them bit
+  /// for bit as its own samples give them. Computed once per launch.
+  struct SideAverages {
+    double u[2][hydro_index::max_vars] = {};
+  };
+  SideAverages side_averages(int dim, double gamma, int n) const {
+    SideAverages a;
+    if (kind != HydroProblemKind::shock_tube && kind != HydroProblemKind::shockpool &&
+        kind != HydroProblemKind::uniform)
+      return a;
+    const int nv = hydro_index::nbase + nscalars;
+    const int nk = dim == 3 ? n : 1;
+    for (int s = 0; s < 2; ++s) {
+      double w[hydro_index::max_vars], uc[hydro_index::max_vars];
+      side_state(s, dim, w);
+      conserved(w, gamma, uc);
+      for (int c = 0; c < n * n * nk; ++c)
+        for (int v = 0; v < nv; ++v)
+          a.u[s][v] += uc[v];
+      const double inv = 1.0 / (n * n * nk);
+      for (int v = 0; v < nv; ++v)
+        a.u[s][v] *= inv;
+    }
+    return a;
+  }
+
   /// The cell average of the conserved state of cell (i, j, k) of level g at time t from
-  /// n^dim samples at sub-cell centres, into u.
+  /// n^dim samples at sub-cell centres, into u; a cell whose samples all lie on one side
+  /// of a front (uniform_side) takes that side's average from `sides` (an inflow face's
+  /// ghost cells take them at every fill: their samples cost more than the update).
   KOKKOS_INLINE_FUNCTION void cell_average(const LevelGeom& g, int i, int j, int k,
                                            double gamma, double t, int n,
+                                           const SideAverages& sides,
                                            const Array4& u) const {
-    using namespace hydro_index;
-    double sum[max_vars] = {};
-    const int nv = nbase + nscalars;
-    const int nk = g.dim == 3 ? n : 1;
+    const int nv = hydro_index::nbase + nscalars;
     const int idx[3] = {i, j, k};
+    const int side = uniform_side(g, idx, g.dim, t, n);
+    if (side >= 0) {
+      for (int v = 0; v < nv; ++v)
+        u(i, j, k, v) = sides.u[side][v];
+      return;
+    }
+    double sum[hydro_index::max_vars] = {};
+    const int nk = g.dim == 3 ? n : 1;
     for (int c = 0; c < n * n * nk; ++c) {
       const int sub[3] = {c % n, (c / n) % n, c / (n * n)};
-      double x[3];
+      double x[3], w[hydro_index::max_vars], uc[hydro_index::max_vars];
       for (int d = 0; d < 3; ++d)
         x[d] = sample_coordinate(g, d, idx[d], sub[d], n);
-      double w[max_vars], f[max_vars], uc[max_vars];
       primitive(x, g.dim, gamma, t, w);
-      HydroParams hp;
-      hp.gamma = gamma;
-      hp.nscalars = nscalars;
-      euler_flux(hp, 0, w, f, uc);  // the gas's conserved state
-      for (int v = nbase; v < nv; ++v)
-        uc[v] = w[rho] * w[v];
+      conserved(w, gamma, uc);
       for (int v = 0; v < nv; ++v)
         sum[v] += uc[v];
     }

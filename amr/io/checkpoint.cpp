@@ -116,12 +116,15 @@ void Checkpoint::read_metadata(const AmrConfig& cfg,
     why = std::string("cannot be read: ") + std::strerror(errno);
   else if (H5Fis_hdf5(path_.c_str()) <= 0)
     why = "not an HDF5 file";
-  else if (const int version = h5::superblock_version(path_); version < 2)
-    // HDF5 parses the earliest format's object headers unchecked: a damaged one can
-    // crash it before any checksum of ours is read.
+  else if (const int version = h5::superblock_version(path_); version < 0)
+    why = "its HDF5 superblock cannot be read";
+  else if (version < 2)
+    // HDF5 parses such a file's object headers unchecked: a damaged one can crash it
+    // before any checksum of ours is read.
     why = fmt::format(
-        "written in HDF5's earliest file format (superblock version {}), whose metadata "
-        "has no checksums: not a dump of this Patchwork, which writes version 2",
+        "in an HDF5 file format without metadata checksums (superblock version {}; "
+        "dumps written before 2026-12-02 are): `h5repack --low=1 --high=1 FILE NEW` "
+        "converts it to one with them, and a restart from NEW continues the run",
         version);
   // The open below is collective: a rank that cannot see the file (another file system
   // view) must not leave the others waiting in it.

@@ -163,14 +163,6 @@ int superblock_version(const std::string& path) {
   return -1;
 }
 
-Id create_parallel(const std::string& path, MPI_Comm comm) {
-  Id fapl = checked_format_access();
-  check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
-  return Id(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
-                  "creating " + path),
-            H5Fclose);
-}
-
 Id open_parallel(const std::string& path, MPI_Comm comm) {
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
@@ -179,7 +171,7 @@ Id open_parallel(const std::string& path, MPI_Comm comm) {
 }
 
 Id open_parallel_rw(const std::string& path, MPI_Comm comm) {
-  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  Id fapl = checked_format_access();
   check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
   return Id(check(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl), "opening " + path),
             H5Fclose);

@@ -56,26 +56,24 @@ class Quiet {
 /// MPI-IO's message where HDF5 recorded one), as ": <cause>"; "" when none.
 std::string error_cause();
 
-/// File access properties for creating a file in HDF5's 1.8 format, whose metadata
-/// (superblock, object headers, heaps, B-trees of groups and attributes) carries
-/// checksums: a damaged file then fails HDF5's own checks, where the earliest format's
-/// object headers are parsed unchecked (HDF5 1.10 read out of bounds on a damaged one).
-/// Files stay readable by HDF5 1.8 and later.
+/// File access properties for writing in HDF5's 1.8 format, whose metadata (superblock,
+/// object headers, heaps, B-trees of groups and attributes) carries checksums: most
+/// damage to it fails HDF5's own checks, where the earliest format's object headers are
+/// parsed unchecked (HDF5 1.10 read out of bounds on a damaged one). Files stay
+/// readable by HDF5 1.8 and later.
 Id checked_format_access();
 /// The superblock version of the HDF5 file `path` (found as HDF5 looks for it: at byte
-/// 0, 512, 1024, ...), read without HDF5; -1 when the file holds no HDF5 signature.
+/// 0, 512, 1024, ...), read without HDF5; -1 when no HDF5 signature can be read.
 /// Version 2 and later carry metadata checksums.
 int superblock_version(const std::string& path);
 
-/// Create (truncate) `path` for collective MPI-IO access by every rank of `comm`, in the
-/// checked format. Throws std::runtime_error when the file cannot be created.
-Id create_parallel(const std::string& path, MPI_Comm comm);
 Id create_group(hid_t parent, const std::string& name);
 /// Open `path` read-only for collective MPI-IO access by every rank of `comm`. Throws
 /// std::runtime_error when it is not a readable HDF5 file.
 Id open_parallel(const std::string& path, MPI_Comm comm);
-/// Open the HDF5 file `path` for collective MPI-IO writes by every rank of `comm`.
-/// Throws std::runtime_error naming the cause when it cannot be opened.
+/// Open the HDF5 file `path` for collective MPI-IO writes by every rank of `comm`; what
+/// it creates is in the checked format. Throws std::runtime_error naming the cause when
+/// it cannot be opened.
 Id open_parallel_rw(const std::string& path, MPI_Comm comm);
 Id open_group(hid_t parent, const std::string& name);
 Id open_dataset(hid_t parent, const std::string& name);

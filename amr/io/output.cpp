@@ -118,10 +118,15 @@ std::string create_reserved(const std::string& path, long bytes) {
   if (!why.empty()) return why;
   {
     const h5::Quiet quiet;
-    // The superblock written here sets the format of everything the writer adds.
-    const h5::Id fapl = h5::checked_format_access();
-    const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (f < 0 || H5Fclose(f) < 0) why = "cannot create " + path + h5::error_cause();
+    hid_t f = -1;
+    try {  // rank 0's part alone: an error must come back as a reason, not a throw
+      f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT,
+                    h5::checked_format_access());
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    if (why.empty() && (f < 0 || H5Fclose(f) < 0))
+      why = "cannot create " + path + h5::error_cause();
   }
   if (why.empty()) {
     const int fd = ::open(path.c_str(), O_WRONLY);

@@ -1,8 +1,8 @@
 // corrupt_dump GOOD OUT CASE: copy the good dump GOOD to OUT and damage it as CASE says,
 // for the catalogue of hostile restart files (hostile_restarts.cmake). Cases named
-// "*_bit" flip a bit and leave the checksums as they were (what a bad disk does); the
-// others rewrite the checksums to fit (what a buggy writer or a hand edit does), so that
-// the restart's semantic checks, not its checksums, must catch them.
+// "*_bit" flip a bit and leave the checksums (ours and HDF5's) as they were (what a bad
+// disk does); the others rewrite the checksums to fit (what a buggy writer or a hand edit
+// does), so that the restart's semantic checks, not its checksums, must catch them.
 #include <mpi.h>
 
 #include <algorithm>
@@ -320,7 +320,8 @@ std::uint32_t stored_u32(const std::vector<char>& f, size_t at) {
   return v;
 }
 
-/// Bend the byte offset of member hi_i of every box type an object header holds, with
+/// Flip the high bit of the byte offset of member hi_i of every box type an object
+/// header holds (8 or 12 becomes 136 or 140, beyond the type's 16 or 24 bytes), with
 /// the header's checksum made to fit or not. In the 1.8 format a member is its
 /// null-terminated name, then its offset in as few bytes as the type's size needs (one).
 void bend_box_types(std::vector<char>& f, bool reseal) {
@@ -331,12 +332,14 @@ void bend_box_types(std::vector<char>& f, bool reseal) {
     const auto [begin, end] = object_header(f, at);
     if (end == 0) continue;
     const auto* bytes = reinterpret_cast<const unsigned char*>(f.data());
-    if (lookup3(bytes + begin, end - begin) != stored_u32(f, end))
+    // The header as found fits its checksum: what checks this tool's hash.
+    if (reseal && lookup3(bytes + begin, end - begin) != stored_u32(f, end))
       throw std::runtime_error("an object header's checksum does not fit");
-    f[at + 5] = char(0xE4);
-    const std::uint32_t sum = lookup3(bytes + begin, end - begin);
-    if (reseal) std::memcpy(&f[end], &sum, 4);
+    f[at + 5] ^= char(0x80);
     ++bent;
+    if (!reseal) continue;
+    const std::uint32_t sum = lookup3(bytes + begin, end - begin);
+    std::memcpy(&f[end], &sum, 4);
   }
   if (bent == 0) throw std::runtime_error("no box type found");
 }
@@ -344,15 +347,26 @@ void bend_box_types(std::vector<char>& f, bool reseal) {
 /// Damages to the file's bytes (not through HDF5): what a fuzzer found.
 std::map<std::string, std::function<void(std::vector<char>&)>> byte_cases() {
   return {
-      // The box compound type's member hi_i bent far beyond the type's size where an
-      // object header holds it (the boxes datasets), with the header's checksum made to
-      // fit: HDF5's conversion to the reader's type then read out of bounds and crashed
-      // (a segfault).
+      // The box compound type's member hi_i bent beyond the type's size where an object
+      // header holds it (the boxes datasets), with the header's checksum made to fit:
+      // HDF5's conversion to the reader's type then read out of bounds and crashed (a
+      // segfault).
       {"bent_member_offset", [](std::vector<char>& f) { bend_box_types(f, true); }},
       // The same on a bad disk: HDF5's checksum of the object header finds it.
       {"box_type_bit", [](std::vector<char>& f) { bend_box_types(f, false); }},
-      // A file in HDF5's earliest format (superblock version 0): its metadata has no
-      // checksums, so its damage is found only by HDF5 parsing it (which crashed).
+      // The object headers holding box types with their signature's first byte made 1:
+      // HDF5 then parses them as version-1 headers, which carry no checksum, so the
+      // 1.8 format's checksums cannot find this (the one damage of a byte they miss).
+      {"header_version_1",
+       [](std::vector<char>& f) {
+         const std::string name("hi_i\0", 5);
+         for (size_t at = 0; at + 5 <= f.size(); ++at)
+           if (std::memcmp(&f[at], name.data(), name.size()) == 0)
+             if (const auto [begin, end] = object_header(f, at); end != 0) f[begin] = 1;
+       }},
+      // A good dump whose superblock says version 0 (the earliest format, whose
+      // metadata has no checksums, as the dumps before 2026-12-02): refused on that
+      // byte, before HDF5 parses anything (it crashed on a damaged v0 object header).
       {"earliest_format", [](std::vector<char>& f) { f.at(8) = 0; }},
   };
 }
