@@ -41,16 +41,13 @@ void Hierarchy::fill_ghosts_finish(int l, double time) {
   Level& L = levels_[l];
   L.u_new.fill_boundary_finish(comm_);
   L.u_new.fill_physical_boundary(bcs_);
+  // One launch per exact face over every owned patch's ghost cells beyond it, in the
+  // walls' order (a later face's edges and corners overwrite an earlier's).
   for (int d = 0; d < L.geom.dim; ++d)
-    for (int side = 0; side < 2; ++side) {
-      if (!has_exact_face(bcs_, d, side)) continue;
-      for (size_t p = 0; p < L.layout.size(); ++p) {
-        if (!L.owns(int(p), comm_.rank())) continue;
-        const Box ghosts = ghosts_beyond(L.geom, L.u_new[p].box, d, side);
-        if (!ghosts.empty())
-          physics_.initial_data(L.geom, ghosts, L.u_new[p].array(), time);
-      }
-    }
+    for (int side = 0; side < 2; ++side)
+      if (has_exact_face(bcs_, d, side))
+        physics_.initial_data(L.geom, L.u_new.ghosts_beyond_face(d, side), L.u_new.refs(),
+                              time);
 }
 
 }  // namespace pw

@@ -122,9 +122,7 @@ void Hierarchy::initialize() {
     levels_.push_back(make_level(l, base));
     Level& L = levels_.back();
     allocate(L);
-    for (size_t p = 0; p < L.layout.size(); ++p)
-      if (L.owns(int(p), comm_.rank()))
-        physics_.initial_data(L.geom, L.layout.boxes[p], L.u_new[p].array(), 0.0);
+    physics_.initial_data(L.geom, L.u_new.interiors(), L.u_new.refs(), 0.0);
     build_plans(l);
   }
   average_down_all();

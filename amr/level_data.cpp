@@ -254,7 +254,7 @@ void LevelData::fill_boundary_finish(const Comm& comm) {
   P.in_flight = nullptr;
 }
 
-void LevelData::fill_physical_boundary(const BcSet& bcs) {
+WallFill& LevelData::walls() {
   std::unique_ptr<WallFill>& walls = plans_->walls;
   if (!walls) {
     // From the layout, not the fabs: the plans are shared with like() copies, one of
@@ -264,7 +264,15 @@ void LevelData::fill_physical_boundary(const BcSet& bcs) {
       if (owns(p)) boxes[p] = fab_box(p);
     walls = std::make_unique<WallFill>(geom_, boxes);
   }
-  walls->apply(refs(), bcs);
+  return *walls;
+}
+
+void LevelData::fill_physical_boundary(const BcSet& bcs) {
+  walls().apply(refs(), bcs);
+}
+
+const BoxSet& LevelData::ghosts_beyond_face(int d, int side) {
+  return walls().slabs(d, side);
 }
 
 void LevelData::fill_from_coarse(const LevelData& crse_old, const LevelData& crse_new,

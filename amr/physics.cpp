@@ -25,6 +25,12 @@ void add_to_register(const UpdateRefs& refs, int dim, double dt) {
 
 }  // namespace physics_detail
 
+void Physics::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+                           double time) const {
+  initial_data(g, BoxSet({box}, {0}),
+               device_copy("initial data", std::vector{fab_ref(u)}), time);
+}
+
 double Physics::stable_dt_level(const LevelGeom& g, const LevelData& u, double time,
                                 const Scratch& scratch) const {
   double dt = std::numeric_limits<double>::infinity();

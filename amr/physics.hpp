@@ -113,11 +113,15 @@ class Physics {
   /// Doubles of scratch that stable_dt() and advance() need for `box`.
   virtual long scratch_size(const Box& box) const = 0;
 
-  /// Fill cells `box` of u with the state at `time` (initial data, and exact solutions
-  /// where the problem has one). Also called on the ghost cells beyond a face whose
-  /// condition is BcKind::exact, at the time of the ghost fill.
-  virtual void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
-                            double time) const = 0;
+  /// Fill the cells of `cells` with the state at `time` (initial data, and exact
+  /// solutions where the problem has one), box n's in patch u(item n), in one launch.
+  /// Also called on the ghost cells beyond a face whose condition is BcKind::exact, at
+  /// the time of the ghost fill.
+  virtual void initial_data(const LevelGeom& g, const BoxSet& cells,
+                            const StructArray<FabRef>& u, double time) const = 0;
+  /// The same on cells `box` of one patch's data u (tests and tools; it allocates).
+  void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+                    double time) const;
 
   /// The largest dt for which the update of `box` is stable at CFL number 1 (the caller
   /// applies its CFL factor). u has valid interior values.

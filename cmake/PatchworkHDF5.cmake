@@ -10,7 +10,11 @@ if(NOT HDF5_ROOT AND NOT DEFINED ENV{HDF5_ROOT}
 endif()
 find_package(HDF5 REQUIRED COMPONENTS C)
 # 1.10.2: the first to name the 1.8 file format as a bound (H5F_LIBVER_V18, the dumps' format).
-if(HDF5_VERSION VERSION_LESS 1.10.2)
+# FindHDF5 may not tell the version (a library found without its wrapper): then the
+# compile of H5Pset_libver_bounds(..., H5F_LIBVER_V18, ...) is the check.
+if(NOT HDF5_VERSION)
+  message(WARNING "HDF5's version is unknown: Patchwork needs 1.10.2 or later")
+elseif(HDF5_VERSION VERSION_LESS 1.10.2)
   message(FATAL_ERROR "Patchwork needs HDF5 1.10.2 or later, found ${HDF5_VERSION}")
 endif()
 if(NOT HDF5_IS_PARALLEL)

@@ -430,14 +430,14 @@ long Advection::scratch_size(const Box& box) const {
   return velocity_size(box) + ns;
 }
 
-void Advection::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
-                             double time) const {
+void Advection::initial_data(const LevelGeom& g, const BoxSet& cells,
+                             const StructArray<FabRef>& u, double time) const {
   const InitialProfile p = profile_;
   const VelocityField f = field_for(g);
   const int nc = ncomp_;
-  for_each_cell(
-      "advection::initial_data", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        initial_cell(i, j, k, u, nc, g, p, f, time);
+  for_each_box_cell(
+      "advection::initial_data", cells, KOKKOS_LAMBDA(int it, int i, int j, int k) {
+        initial_cell(i, j, k, u(it), nc, g, p, f, time);
       });
 }
 

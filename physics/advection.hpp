@@ -50,7 +50,8 @@ class Advection : public Physics {
   std::vector<Interp> interpolation() const override;
   long scratch_size(const Box& box) const override;
 
-  void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+  using Physics::initial_data;
+  void initial_data(const LevelGeom& g, const BoxSet& cells, const StructArray<FabRef>& u,
                     double time) const override;
   double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,
                    const Scratch& scratch) const override;

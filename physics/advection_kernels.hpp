@@ -201,7 +201,8 @@ struct InitialProfile {
 
 /// Cell (i, j, k) at time t: the initial profile at the departure point of its centre
 /// (wrapped into the domain in periodic directions); component c is scaled by (c + 1).
-KOKKOS_INLINE_FUNCTION void initial_cell(int i, int j, int k, const Array4& u, int ncomp,
+template <class A>  // Array4 or FabRef
+KOKKOS_INLINE_FUNCTION void initial_cell(int i, int j, int k, const A& u, int ncomp,
                                          const LevelGeom& g, const InitialProfile& p,
                                          const VelocityField& f, double t) {
   double x[3] = {g.center(0, i), g.center(1, j), g.center(2, k)};

@@ -467,16 +467,16 @@ HydroProblem Hydro::problem_for(const LevelGeom& g) const {
   return p;
 }
 
-void Hydro::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
-                         double time) const {
+void Hydro::initial_data(const LevelGeom& g, const BoxSet& cells,
+                         const StructArray<FabRef>& u, double time) const {
   const HydroProblem p = problem_for(g);
   const double gamma = hp_.gamma;
   // Sub-cell samples: 4 per direction, so that a blast's energy and an interface that
   // cuts cells are deposited in proportion to the volume they cover.
   const HydroProblem::SideAverages sides = p.side_averages(g.dim, gamma, kInitialSamples);
-  for_each_cell(
-      "hydro::initial_data", box, KOKKOS_LAMBDA(int i, int j, int k) {
-        p.cell_average(g, i, j, k, gamma, time, kInitialSamples, sides, u);
+  for_each_box_cell(
+      "hydro::initial_data", cells, KOKKOS_LAMBDA(int it, int i, int j, int k) {
+        p.cell_average(g, i, j, k, gamma, time, kInitialSamples, sides, u(it));
       });
 }
 

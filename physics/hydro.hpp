@@ -69,7 +69,8 @@ class Hydro : public Physics {
                     double dt) const override;
   long scratch_size(const Box& box) const override;
 
-  void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+  using Physics::initial_data;
+  void initial_data(const LevelGeom& g, const BoxSet& cells, const StructArray<FabRef>& u,
                     double time) const override;
   /// 1 / sum_d (|u_d| + c) / dx_d: the unsplit predictor's bound.
   double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,

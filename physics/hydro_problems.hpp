@@ -78,6 +78,25 @@ struct HydroProblem {
   // behind a front, inside the blast, or above the wave's mean; else 0.
   int nscalars = 0;
 
+  /// Whether the state is constant on either side of a plane (side_state): a shock
+  /// tube, a shockpool front, a uniform flow.
+  KOKKOS_INLINE_FUNCTION bool has_sides() const {
+    return kind == HydroProblemKind::shock_tube || kind == HydroProblemKind::shockpool ||
+           kind == HydroProblemKind::uniform;
+  }
+
+  /// Point x's distance along a shockpool front's normal. The one expression primitive
+  /// and uniform_side evaluate: each step is monotone in x[d] whether or not the
+  /// compiler fuses its multiply and add, so uniform_side's bounds stay exact.
+  KOKKOS_INLINE_FUNCTION double along(const double x[3], int dim) const {
+    double a = 0.0;
+    for (int d = 0; d < dim; ++d)
+      a += normal[d] * x[d];
+    return a;
+  }
+  /// Where a shockpool front is along its normal at time t.
+  KOKKOS_INLINE_FUNCTION double front_at(double t) const { return position + speed * t; }
+
   /// The primitive state at point x (dim coordinates used) and time t.
   KOKKOS_INLINE_FUNCTION void primitive(const double x[3], int dim, double gamma,
                                         double t, double* w) const {
@@ -89,13 +108,9 @@ struct HydroProblem {
       case HydroProblemKind::shock_tube:
         side_state(x[axis] < position ? 0 : 1, dim, w);
         return;
-      case HydroProblemKind::shockpool: {
-        double along = 0.0;
-        for (int d = 0; d < dim; ++d)
-          along += normal[d] * x[d];
-        side_state(along < position + speed * t ? 0 : 1, dim, w);
+      case HydroProblemKind::shockpool:
+        side_state(along(x, dim) < front_at(t) ? 0 : 1, dim, w);
         return;
-      }
       case HydroProblemKind::blast: {
         const double exact = dim == 3 ? 4.0 / 3.0 * kmath::pi * radius * radius * radius
                                       : kmath::pi * radius * radius;
@@ -177,14 +192,13 @@ struct HydroProblem {
       w[hydro_index::nbase + v] = tracer;
   }
 
-  /// The side (side_state) every sample of cell idx that cell_average takes lies on,
-  /// or -1 when they are not all on one, or the problem's state is not constant on
-  /// either side of a plane. Exact, not within a margin: a sample's coordinate is
-  /// monotone in its index, and so is its distance along a front's normal, term by term
-  /// and summed in primitive's order (rounding keeps order, and no multiply and add are
-  /// fused), so the extreme samples bound every other's.
-  KOKKOS_INLINE_FUNCTION int uniform_side(const LevelGeom& g, const int idx[3], int dim,
-                                          double t, int n) const {
+  /// The side (side_state) every sample of cell idx of level g that cell_average takes
+  /// lies on, or -1 when they are not all on one, or the problem has no sides. Exact,
+  /// not within a margin: a sample's coordinate is monotone in its index, and its
+  /// distance from the front in its coordinates (along), so the samples nearest and
+  /// farthest along the normal bound every other's.
+  KOKKOS_INLINE_FUNCTION int uniform_side(const LevelGeom& g, const int idx[3], double t,
+                                          int n) const {
     double lo = 0.0, hi = 0.0, at = 0.0;
     switch (kind) {
       case HydroProblemKind::shock_tube:
@@ -192,15 +206,19 @@ struct HydroProblem {
         hi = sample_coordinate(g, axis, idx[axis], n - 1, n);
         at = position;
         break;
-      case HydroProblemKind::shockpool:
-        for (int d = 0; d < dim; ++d) {
-          const double a = normal[d] * sample_coordinate(g, d, idx[d], 0, n);
-          const double b = normal[d] * sample_coordinate(g, d, idx[d], n - 1, n);
-          lo += kmath::min(a, b);
-          hi += kmath::max(a, b);
+      case HydroProblemKind::shockpool: {
+        double near[3] = {}, far[3] = {};
+        for (int d = 0; d < g.dim; ++d) {
+          const double a = sample_coordinate(g, d, idx[d], 0, n);
+          const double b = sample_coordinate(g, d, idx[d], n - 1, n);
+          near[d] = normal[d] >= 0 ? a : b;
+          far[d] = normal[d] >= 0 ? b : a;
         }
-        at = position + speed * t;
+        lo = along(near, g.dim);
+        hi = along(far, g.dim);
+        at = front_at(t);
         break;
+      }
       case HydroProblemKind::uniform:
         return 0;
       default:
@@ -229,9 +247,7 @@ struct HydroProblem {
   };
   SideAverages side_averages(int dim, double gamma, int n) const {
     SideAverages a;
-    if (kind != HydroProblemKind::shock_tube && kind != HydroProblemKind::shockpool &&
-        kind != HydroProblemKind::uniform)
-      return a;
+    if (!has_sides()) return a;
     const int nv = hydro_index::nbase + nscalars;
     const int nk = dim == 3 ? n : 1;
     for (int s = 0; s < 2; ++s) {
@@ -252,13 +268,14 @@ struct HydroProblem {
   /// n^dim samples at sub-cell centres, into u; a cell whose samples all lie on one side
   /// of a front (uniform_side) takes that side's average from `sides` (an inflow face's
   /// ghost cells take them at every fill: their samples cost more than the update).
+  /// A is Array4 or FabRef.
+  template <class A>
   KOKKOS_INLINE_FUNCTION void cell_average(const LevelGeom& g, int i, int j, int k,
                                            double gamma, double t, int n,
-                                           const SideAverages& sides,
-                                           const Array4& u) const {
+                                           const SideAverages& sides, const A& u) const {
     const int nv = hydro_index::nbase + nscalars;
     const int idx[3] = {i, j, k};
-    const int side = uniform_side(g, idx, g.dim, t, n);
+    const int side = uniform_side(g, idx, t, n);
     if (side >= 0) {
       for (int v = 0; v < nv; ++v)
         u(i, j, k, v) = sides.u[side][v];

@@ -53,16 +53,17 @@ std::vector<Interp> PoissonWorkload::interpolation() const {
   return {Interp::quadratic, Interp::conservative_linear, Interp::conservative_linear};
 }
 
-void PoissonWorkload::initial_data(const LevelGeom& g, const Box& box, const Array4& u,
-                                   double time) const {
+void PoissonWorkload::initial_data(const LevelGeom& g, const BoxSet& cells,
+                                   const StructArray<FabRef>& u, double time) const {
   const Clumps c = clumps_;
   const int dim = dim_;
-  for_each_cell(
-      "poisson::initial_data", box, KOKKOS_LAMBDA(int i, int j, int k) {
+  for_each_box_cell(
+      "poisson::initial_data", cells, KOKKOS_LAMBDA(int it, int i, int j, int k) {
+        const FabRef a = u(it);
         const double x[3] = {g.center(0, i), g.center(1, j), g.center(2, k)};
-        u(i, j, k, 0) = 0.0;
-        u(i, j, k, 1) = c(x, dim, time);
-        u(i, j, k, 2) = 0.0;
+        a(i, j, k, 0) = 0.0;
+        a(i, j, k, 1) = c(x, dim, time);
+        a(i, j, k, 2) = 0.0;
       });
 }
 

@@ -37,7 +37,8 @@ class PoissonWorkload : public Physics {
   EllipticFields elliptic() const override { return {0, 1, 2}; }
   long scratch_size(const Box&) const override { return 0; }
 
-  void initial_data(const LevelGeom& g, const Box& box, const Array4& u,
+  using Physics::initial_data;
+  void initial_data(const LevelGeom& g, const BoxSet& cells, const StructArray<FabRef>& u,
                     double time) const override;
   /// The clumps move at most one cell of this level per step (at CFL 1).
   double stable_dt(const LevelGeom& g, const Box& box, const Array4& u, double time,

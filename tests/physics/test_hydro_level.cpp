@@ -1,8 +1,11 @@
-// Hydro's time-step bound over a level: one reduction for all its patches, the same bits
-// as the least of the patches' own bounds, in 2D and 3D.
+// Hydro over a level: the time-step bound is one reduction for all its patches, the same
+// bits as the least of the patches' own bounds; the initial data, and an inflow face's
+// exact ghost cells, fill every patch in one launch, the same bits as each alone; in 2D
+// and 3D.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -54,6 +57,87 @@ TEST(HydroLevel, StableDtIsOneReductionAndTheLeastOfThePatches2D) {
 
 TEST(HydroLevel, StableDtIsOneReductionAndTheLeastOfThePatches3D) {
   check_level_dt(3);
+}
+
+/// Every value (ghosts included) of every owned patch of a and b is the same double.
+void expect_same_bits(const LevelData& a, const LevelData& b, const std::string& what) {
+  for (size_t p = 0; p < a.size(); ++p) {
+    const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a[p].data);
+    const auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b[p].data);
+    ASSERT_EQ(x.size(), y.size());
+    EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(double)), 0)
+        << what << ", patch " << p;
+  }
+}
+
+void check_initial_data_launches(int dim) {
+  // ShockPool's slanted front through a walled domain; every face's ghost cells take
+  // the exact state, as an inflow face's do at each fill, at a time when the front has
+  // moved.
+  const std::string cells = dim == 2 ? "[32, 32]" : "[32, 32, 32]";
+  const std::string in =
+      dim == 2 ? "[\"inflow\", \"inflow\"]" : "[\"inflow\", \"inflow\", \"inflow\"]";
+  const std::string out =
+      dim == 2 ? "[\"outflow\", \"outflow\"]" : "[\"outflow\", \"outflow\", \"outflow\"]";
+  const std::string walls = dim == 2 ? "[false, false]" : "[false, false, false]";
+  const std::string normal = dim == 2 ? "[1.0, 0.5]" : "[1.0, 0.5, 0.25]";
+  const Deck deck = Deck::parse(
+      "[domain]\ndim = " + std::to_string(dim) + "\nn_cell = " + cells +
+          "\nperiodic = " + walls + "\n[hydro]\nproblem = \"shockpool\"\nbc_lo = " + in +
+          "\nbc_hi = " + out + "\n[shockpool]\nnormal = " + normal + "\nposition = 0.4\n",
+      "t.toml");
+  const Hydro hydro(deck, dim);
+  LevelGeom g = pw::testing::unit_geom(dim, 32);
+  for (int d = 0; d < 3; ++d)
+    g.periodic[d] = false;
+  LevelLayout layout;
+  // Patches of unequal sizes, some inside, some on one or more faces.
+  layout.boxes = chop(g.domain, IntVect::in_dims(dim, 12, 1), IntVect::uniform(1));
+  layout.owner.assign(layout.boxes.size(), 0);
+  const IntVect ghost = IntVect::in_dims(dim, hydro.nghost(), 0);
+  LevelData one("one", layout, g, hydro.ncomp(), ghost, 0);
+  LevelData all("all", layout, g, hydro.ncomp(), ghost, 0);
+  one.set_val(0.0);
+  all.set_val(0.0);
+  const double time = 0.07;
+  for (size_t p = 0; p < layout.size(); ++p)
+    hydro.initial_data(g, layout.boxes[p], one[p].array(), 0.0);
+  all.interiors();  // built once per layout, not per call
+  all.refs();
+  Kokkos::fence();
+  {
+    LaunchCounter counter;
+    hydro.initial_data(g, all.interiors(), all.refs(), 0.0);
+    EXPECT_EQ(counter.launches(), 1);
+  }
+  expect_same_bits(one, all, "interiors");
+  int faces_filled = 0;
+  for (int d = 0; d < dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      for (size_t p = 0; p < layout.size(); ++p) {
+        const Box ghosts = ghosts_beyond(g, one[p].box, d, side);
+        if (!ghosts.empty()) hydro.initial_data(g, ghosts, one[p].array(), time);
+      }
+      const BoxSet& beyond = all.ghosts_beyond_face(d, side);
+      ASSERT_FALSE(beyond.empty());
+      Kokkos::fence();
+      LaunchCounter counter;
+      hydro.initial_data(g, beyond, all.refs(), time);
+      EXPECT_EQ(counter.launches(), 1);
+      ++faces_filled;
+      expect_same_bits(
+          one, all,
+          "the ghost cells beyond face " + std::to_string(d) + (side ? " hi" : " lo"));
+    }
+  EXPECT_EQ(faces_filled, 2 * dim);
+}
+
+TEST(HydroLevel, InitialDataAndInflowFacesFillEveryPatchInOneLaunchAsEachAlone2D) {
+  check_initial_data_launches(2);
+}
+
+TEST(HydroLevel, InitialDataAndInflowFacesFillEveryPatchInOneLaunchAsEachAlone3D) {
+  check_initial_data_launches(3);
 }
 
 }  // namespace
