@@ -41,8 +41,8 @@ void Hierarchy::fill_ghosts_finish(int l, double time) {
   Level& L = levels_[l];
   L.u_new.fill_boundary_finish(comm_);
   L.u_new.fill_physical_boundary(bcs_);
-  // One launch per exact face over every owned patch's ghost cells beyond it, in the
-  // walls' order (a later face's edges and corners overwrite an earlier's).
+  // One launch per exact face over every owned patch's ghost cells beyond it (edges and
+  // corners beyond two such faces take the same state twice).
   for (int d = 0; d < L.geom.dim; ++d)
     for (int side = 0; side < 2; ++side)
       if (has_exact_face(bcs_, d, side))

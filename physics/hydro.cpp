@@ -469,6 +469,7 @@ HydroProblem Hydro::problem_for(const LevelGeom& g) const {
 
 void Hydro::initial_data(const LevelGeom& g, const BoxSet& cells,
                          const StructArray<FabRef>& u, double time) const {
+  if (cells.empty()) return;
   const HydroProblem p = problem_for(g);
   const double gamma = hp_.gamma;
   // Sub-cell samples: 4 per direction, so that a blast's energy and an interface that

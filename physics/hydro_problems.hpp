@@ -86,8 +86,9 @@ struct HydroProblem {
   }
 
   /// Point x's distance along a shockpool front's normal. The one expression primitive
-  /// and uniform_side evaluate: each step is monotone in x[d] whether or not the
-  /// compiler fuses its multiply and add, so uniform_side's bounds stay exact.
+  /// and uniform_side evaluate: each step is monotone in x[d], with its multiply and add
+  /// fused or not, so uniform_side's bounds stay exact as long as both are compiled
+  /// alike (the build turns fusing off: cmake/PatchworkHostArch.cmake).
   KOKKOS_INLINE_FUNCTION double along(const double x[3], int dim) const {
     double a = 0.0;
     for (int d = 0; d < dim; ++d)
@@ -207,15 +208,15 @@ struct HydroProblem {
         at = position;
         break;
       case HydroProblemKind::shockpool: {
-        double near[3] = {}, far[3] = {};
+        double lowest[3] = {}, highest[3] = {};  // the samples least and most along
         for (int d = 0; d < g.dim; ++d) {
           const double a = sample_coordinate(g, d, idx[d], 0, n);
           const double b = sample_coordinate(g, d, idx[d], n - 1, n);
-          near[d] = normal[d] >= 0 ? a : b;
-          far[d] = normal[d] >= 0 ? b : a;
+          lowest[d] = normal[d] >= 0 ? a : b;
+          highest[d] = normal[d] >= 0 ? b : a;
         }
-        lo = along(near, g.dim);
-        hi = along(far, g.dim);
+        lo = along(lowest, g.dim);
+        hi = along(highest, g.dim);
         at = front_at(t);
         break;
       }

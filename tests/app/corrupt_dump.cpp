@@ -367,7 +367,7 @@ std::map<std::string, std::function<void(std::vector<char>&)>> byte_cases() {
                f[begin] = 1;
                ++damaged;
              }
-         // Else the file is whole, and the test would check a good restart's message.
+         // Else the file is whole: say so here, not as a restart that did not fail.
          if (damaged == 0) throw std::runtime_error("no object header with a box type");
        }},
       // A good dump whose superblock says version 0 (the earliest format, whose

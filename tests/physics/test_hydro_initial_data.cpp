@@ -13,7 +13,8 @@
 
 using namespace pw;
 
-namespace {
+// A named namespace: CUDA's extended lambdas may fail in functions of internal linkage.
+namespace hydro_initial_data_test {
 
 constexpr double kGamma = 1.4;
 
@@ -103,7 +104,9 @@ LevelGeom geometry(int dim) {
   return g;
 }
 
-}  // namespace
+}  // namespace hydro_initial_data_test
+
+using namespace hydro_initial_data_test;
 
 TEST(HydroInitialData, CellsAFrontMissesTakeTheirSidesAverageBitForBit) {
   const double normals[][3] = {{1.0, 0.5, 0.25}, {1.0, 0.0, 0.0}, {-0.3, 1.0, 0.7}};
@@ -116,13 +119,13 @@ TEST(HydroInitialData, CellsAFrontMissesTakeTheirSidesAverageBitForBit) {
       // extreme samples (their distances along the normal, summed as primitive sums
       // them), where the bounds decide alone.
       const int cell[3] = {4, 5, 3};
-      double near[3] = {}, far[3] = {};
+      double lowest_x[3] = {}, highest_x[3] = {};
       for (int d = 0; d < dim; ++d) {
         const int down = p.normal[d] >= 0 ? 0 : n - 1;
-        near[d] = sample_coordinate(g, d, cell[d], down, n);
-        far[d] = sample_coordinate(g, d, cell[d], n - 1 - down, n);
+        lowest_x[d] = sample_coordinate(g, d, cell[d], down, n);
+        highest_x[d] = sample_coordinate(g, d, cell[d], n - 1 - down, n);
       }
-      const double lowest = p.along(near, dim), highest = p.along(far, dim);
+      const double lowest = p.along(lowest_x, dim), highest = p.along(highest_x, dim);
       const int cells = dim == 3 ? 12 * 12 * 12 : 12 * 12;
       for (const auto& [at, t] : {std::pair{0.1, 0.01}, {lowest, 0.0}, {highest, 0.0}}) {
         HydroProblem q = p;

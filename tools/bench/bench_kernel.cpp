@@ -71,8 +71,7 @@ int run(int argc, char** argv) {
   for (int d = 0; d < 3 && (stored || !level); ++d)
     flux[d] =
         pw::LevelData("flux", layout, g, 1, pw::IntVect{adv.flux_padding(), 0, 0}, 0, d);
-  for (size_t p = 0; p < layout.size(); ++p)
-    adv.initial_data(g, u[p].box, u[p].array(), 0.0);
+  adv.initial_data(g, u.fab_boxes(), u.refs(), 0.0);  // ghosts included
   const pw::Scratch scratch("scratch", size_t(adv.scratch_size(layout.boxes[0])));
   const double dt = 0.5 * adv.stable_dt_level(g, u, 0.0, scratch);
   const pw::LevelUpdate update{u,
