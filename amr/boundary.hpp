@@ -97,9 +97,6 @@ class WallFill {
   WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes);
   /// Fill the fabs refs(n) (n as in fab_boxes) by bcs (bcs.size() == their components).
   void apply(const StructArray<FabRef>& refs, const BcSet& bcs);
-  /// The fabs' ghost cells beyond face (d, side) of the domain, item: the fab (empty
-  /// where d is periodic or no fab reaches past the face).
-  const BoxSet& slabs(int d, int side) const { return slabs_[d][side]; }
 
  private:
   LevelGeom geom_;

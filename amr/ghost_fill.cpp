@@ -41,13 +41,14 @@ void Hierarchy::fill_ghosts_finish(int l, double time) {
   Level& L = levels_[l];
   L.u_new.fill_boundary_finish(comm_);
   L.u_new.fill_physical_boundary(bcs_);
-  // One launch per exact face over every owned patch's ghost cells beyond it (edges and
-  // corners beyond two such faces take the same state twice).
+  // One launch over every owned patch's ghost cells beyond the exact faces.
+  unsigned exact = 0;
   for (int d = 0; d < L.geom.dim; ++d)
     for (int side = 0; side < 2; ++side)
-      if (has_exact_face(bcs_, d, side))
-        physics_.initial_data(L.geom, L.u_new.ghosts_beyond_face(d, side), L.u_new.refs(),
-                              time);
+      if (has_exact_face(bcs_, d, side)) exact |= 1u << (2 * d + side);
+  if (exact != 0)
+    physics_.initial_data(L.geom, L.u_new.ghosts_beyond_faces(exact), L.u_new.refs(),
+                          time);
 }
 
 }  // namespace pw

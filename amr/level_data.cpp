@@ -46,6 +46,7 @@ struct LevelData::Plans {
   bool groups_built = false;
   PatchGroup on_rank, in_messages;
   std::unique_ptr<WallFill> walls;  // the owned fabs' ghost cells beyond the walls
+  std::optional<std::pair<unsigned, BoxSet>> beyond;  // ghosts_beyond_faces: the last
 };
 
 LevelData::LevelData(const std::string& label, const LevelLayout& layout,
@@ -254,7 +255,7 @@ void LevelData::fill_boundary_finish(const Comm& comm) {
   P.in_flight = nullptr;
 }
 
-WallFill& LevelData::walls() {
+void LevelData::fill_physical_boundary(const BcSet& bcs) {
   std::unique_ptr<WallFill>& walls = plans_->walls;
   if (!walls) {
     // From the layout, not the fabs: the plans are shared with like() copies, one of
@@ -264,15 +265,32 @@ WallFill& LevelData::walls() {
       if (owns(p)) boxes[p] = fab_box(p);
     walls = std::make_unique<WallFill>(geom_, boxes);
   }
-  return *walls;
+  walls->apply(refs(), bcs);
 }
 
-void LevelData::fill_physical_boundary(const BcSet& bcs) {
-  walls().apply(refs(), bcs);
-}
-
-const BoxSet& LevelData::ghosts_beyond_face(int d, int side) {
-  return walls().slabs(d, side);
+const BoxSet& LevelData::ghosts_beyond_faces(unsigned faces) {
+  auto& beyond = plans_->beyond;
+  if (beyond && beyond->first == faces) return beyond->second;
+  std::vector<Box> boxes;
+  std::vector<int> items;
+  for (size_t p = 0; p < size(); ++p) {
+    if (!owns(p)) continue;
+    for (int d = 0; d < geom_.dim; ++d)
+      for (int side = 0; side < 2; ++side) {
+        if (!(faces >> (2 * d + side) & 1)) continue;
+        Box b = ghosts_beyond(geom_, fab_box(p), d, side);
+        // Cells also beyond an earlier face of the mask are that face's.
+        for (int e = 0; e < d; ++e) {
+          if (faces >> (2 * e) & 1) b.lo[e] = std::max(b.lo[e], geom_.domain.lo[e]);
+          if (faces >> (2 * e + 1) & 1) b.hi[e] = std::min(b.hi[e], geom_.domain.hi[e]);
+        }
+        if (b.empty()) continue;
+        boxes.push_back(b);
+        items.push_back(int(p));
+      }
+  }
+  beyond.emplace(faces, BoxSet(boxes, items));
+  return beyond->second;
 }
 
 void LevelData::fill_from_coarse(const LevelData& crse_old, const LevelData& crse_new,

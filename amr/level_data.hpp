@@ -161,9 +161,11 @@ class LevelData {
   const PatchGroup& ghosts_on_rank(bool on_rank);
   /// The owned Fabs' boxes, ghosts included.
   const BoxSet& fab_boxes() const;
-  /// The owned patches' ghost cells beyond face (d, side) of the domain (edges and
-  /// corners included; none where d is periodic), items: patch indices.
-  const BoxSet& ghosts_beyond_face(int d, int side);
+  /// The owned patches' ghost cells beyond the faces of the domain in `faces` (bit
+  /// 2 d + side for face (d, side); none where d is periodic), each cell once (edges and
+  /// corners beyond two of them with the first), items: patch indices. Kept for the
+  /// last mask asked for.
+  const BoxSet& ghosts_beyond_faces(unsigned faces);
   /// Every patch's box (interior), on the device, by patch index.
   const StructArray<Box>& patch_boxes() const;
   /// The owned patches' ghost cells filled from the coarser level (none on level 0).
@@ -184,8 +186,6 @@ class LevelData {
   Plans& plans();
   /// Patch p's ghost cells that no patch of this level covers (found once).
   const BoxList& cf_region(size_t p);
-  /// The walls' fill of the owned patches (built on first use).
-  WallFill& walls();
   /// cf_region(p) of the patches a fill from the coarse layout crse needs on this rank,
   /// empty for the others.
   std::vector<BoxList> cf_regions_for(const LevelLayout& crse, const LevelGeom& crse_geom,

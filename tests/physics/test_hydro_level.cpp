@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "amr/deck.hpp"
 #include "amr/launch_counter.hpp"
@@ -114,26 +115,46 @@ void check_initial_data_launches(int dim) {
     EXPECT_EQ(counter.launches(), 1);
   }
   expect_same_bits(one, all, "interiors");
-  int faces_filled = 0;
-  for (int d = 0; d < dim; ++d)
-    for (int side = 0; side < 2; ++side) {
-      for (size_t p = 0; p < layout.size(); ++p) {
-        if (!one.owns(p)) continue;
-        const Box ghosts = ghosts_beyond(g, one[p].box, d, side);
-        if (!ghosts.empty()) hydro.initial_data(g, ghosts, one[p].array(), time);
-      }
-      const BoxSet& beyond = all.ghosts_beyond_face(d, side);
-      ASSERT_FALSE(beyond.empty());
-      Kokkos::fence();
-      LaunchCounter counter;
-      hydro.initial_data(g, beyond, all.refs(), time);
-      EXPECT_EQ(counter.launches(), 1);
-      ++faces_filled;
-      expect_same_bits(
-          one, all,
-          "the ghost cells beyond face " + std::to_string(d) + (side ? " hi" : " lo"));
+  // Each face alone, then all of them in one launch (at a later time, so that every
+  // ghost cell changes), against a launch per patch and face.
+  const unsigned every_face = (1u << (2 * dim)) - 1;
+  std::vector<unsigned> masks;
+  for (int f = 0; f < 2 * dim; ++f)
+    masks.push_back(1u << f);
+  masks.push_back(every_face);
+  for (const unsigned faces : masks) {
+    const double t = faces == every_face ? 0.11 : time;
+    long ghost_cells = 0;  // beyond the masked faces, each counted once
+    for (size_t p = 0; p < layout.size(); ++p) {
+      if (!one.owns(p)) continue;
+      for (int d = 0; d < dim; ++d)
+        for (int side = 0; side < 2; ++side) {
+          const Box ghosts = ghosts_beyond(g, one[p].box, d, side);
+          if ((faces >> (2 * d + side) & 1) && !ghosts.empty())
+            hydro.initial_data(g, ghosts, one[p].array(), t);
+        }
+      const Box& b = one[p].box;
+      for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+            const int q[3] = {i, j, k};
+            bool beyond = false;
+            for (int d = 0; d < dim; ++d)
+              beyond = beyond || ((faces & 1u << 2 * d) && q[d] < g.domain.lo[d]) ||
+                       ((faces & 1u << (2 * d + 1)) && q[d] > g.domain.hi[d]);
+            ghost_cells += beyond;
+          }
     }
-  EXPECT_EQ(faces_filled, 2 * dim);
+    const BoxSet& beyond = all.ghosts_beyond_faces(faces);
+    ASSERT_GT(ghost_cells, 0);
+    // No cell twice: a launch must not have two work items write one cell.
+    EXPECT_EQ(beyond.cells(), ghost_cells) << "faces " << faces;
+    Kokkos::fence();
+    LaunchCounter counter;
+    hydro.initial_data(g, beyond, all.refs(), t);
+    EXPECT_EQ(counter.launches(), 1);
+    expect_same_bits(one, all, "the ghost cells beyond faces " + std::to_string(faces));
+  }
 }
 
 TEST(HydroLevel, InitialDataAndInflowFacesFillEveryPatchInOneLaunchAsEachAlone2D) {
