@@ -99,7 +99,8 @@ void check_initial_data_launches(int dim) {
     layout.owner.push_back(p % 3 == 1 ? 1 : 0);
   const IntVect ghost = IntVect::in_dims(dim, hydro.nghost(), 0);
   LevelData one("one", layout, g, hydro.ncomp(), ghost, 0);
-  // Sharing one's plans (its interiors and walls), as a level's old and new states do.
+  // Sharing one's plans (the sets of interiors and ghost cells), as a level's old and
+  // new states do.
   LevelData all = one.like("all");
   one.set_val(0.0);
   all.set_val(0.0);
