@@ -10,7 +10,11 @@ namespace pw {
 FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
                            const LevelGeom& crse_geom, const IntVect& ratio, int ncomp,
                            int my_rank)
-    : dim_(crse_geom.dim), ncomp_(ncomp), ratio_(ratio), geom_(crse_geom) {
+    : dim_(crse_geom.dim),
+      ncomp_(ncomp),
+      ratio_(ratio),
+      geom_(crse_geom),
+      my_rank_(my_rank) {
   const BoxIndex index(crse.boxes);
   std::vector<IntVect> shifts{IntVect{0, 0, 0}};
   for (const IntVect& s : periodic_shifts(crse_geom.domain, crse_geom.periodic))
@@ -84,20 +88,30 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
           sum_boxes.back() = bounding_box(faces);
       }
   }
-  // Sums are zeroed by reset() before each use; the received pieces are written by
-  // reflux()'s copy.
+  // Sums are zeroed by reset() before each use.
   sum_pool_ = pooled_fabs("flux_register::sums", sum_boxes, ncomp, sums_);
-  std::vector<Box> recv_boxes(pieces_.size());
-  for (size_t n = 0; n < pieces_.size(); ++n)
-    if (piece_owner_[n] == my_rank) recv_boxes[n] = pieces_[n].cells;
-  recv_pool_ = pooled_fabs("flux_register::recv", recv_boxes, ncomp, recv_);
   plan_ = CopyPlan(tags, side_owner, piece_owner_, my_rank);
 
   side_dev_ = device_copy("flux_register::sides", sides_);
   piece_dev_ = device_copy("flux_register::pieces", pieces_);
   sum_refs_ = fab_refs(sums_);
   sum_box_ = device_copy("flux_register::sum_box", sum_boxes);
-  recv_refs_ = fab_refs(recv_);
+  // Where reflux reads each local piece's sums: no copy into a register of its own
+  // (a launch, and another for the messages' unpacking, per reflux). The plan's
+  // destinations are the pieces.
+  std::vector<FabRef> piece_sums(pieces_.size());
+  for (const CopyTag& t : plan_.on_rank_tags()) {
+    FabRef r = fab_ref(sums_[size_t(t.src)]);  // piece cell x reads sums at x - shift
+    r.c0.off -= t.shift[0] + r.c0.sj * t.shift[1] + r.c0.sk * t.shift[2];
+    piece_sums[size_t(t.dst)] = r;
+  }
+  if (plan_.messages()) {
+    double* const buffer = plan_.receive_buffer(ncomp).data();
+    for (const CopyPlan::Received& in : plan_.received(ncomp))
+      piece_sums[size_t(in.dst)] = {field_over(buffer + in.at, in.box),
+                                    in.box.num_cells()};
+  }
+  piece_sums_ = device_copy("flux_register::piece_sums", piece_sums);
   std::vector<Box> boxes;
   std::vector<int> items;
   for (size_t n = 0; n < sums_.size(); ++n)
@@ -109,7 +123,7 @@ FluxRegister::FluxRegister(const LevelLayout& fine, const LevelLayout& crse,
   // The local pieces in the order of reflux's teams and classes.
   std::vector<int> order;
   for (size_t n = 0; n < pieces_.size(); ++n)
-    if (recv_[n].data.size() > 0) order.push_back(int(n));
+    if (piece_owner_[n] == my_rank) order.push_back(int(n));
   const auto cls = [&](int n) {
     const Side& sd = sides_[size_t(pieces_[size_t(n)].side)];
     return 2 * sd.dir + sd.side;
@@ -164,7 +178,7 @@ void FluxRegister::crse_faces(int d, std::vector<Box>& boxes,
                               std::vector<int>& patches) const {
   for (size_t n = 0; n < pieces_.size(); ++n) {
     const Side& sd = sides_[size_t(pieces_[n].side)];
-    if (sd.dir != d || recv_[n].data.size() == 0) continue;
+    if (sd.dir != d || piece_owner_[n] != my_rank_) continue;
     // As reflux reads them: beside a fine patch's lo side, the outside cell's hi face.
     boxes.push_back(shift(pieces_[n].cells, sd.side == 0 ? IntVect::unit(d) : IntVect{}));
     patches.push_back(pieces_[n].crse);
@@ -198,14 +212,20 @@ void FluxRegister::add_fine(const Refs flux[3], double dt_fine, bool replace) {
 
 void FluxRegister::reflux(const Refs& crse_u, const Refs crse_flux[3], double dt_crse,
                           const Comm& comm) {
-  plan_.copy(sums_, recv_, comm);
+  // The sums other ranks hold arrive in the plan's receive buffer; the launch reads
+  // them there, and this rank's where they are (piece_sums_).
+  if (plan_.messages()) {
+    std::vector<Fab> none;
+    plan_.begin_messages(sums_, ncomp_, comm);
+    plan_.finish(none, comm);
+  }
   if (reflux_teams_ == 0) return;
   // A coarse cell can be corrected through several faces. Applying the corrections class
   // by class (x-lo, x-hi, y-lo, ...), a barrier between, fixes the order of the
   // additions whatever the patches of the fine level are and whichever rank owns them:
   // within one class a coarse cell has at most one corrected face, and a team writes
   // its own coarse patch only.
-  const Refs u = crse_u, recv = recv_refs_, f0 = crse_flux[0], f1 = crse_flux[1],
+  const Refs u = crse_u, recv = piece_sums_, f0 = crse_flux[0], f1 = crse_flux[1],
              f2 = crse_flux[2];
   const StructArray<Piece> pieces = piece_dev_;
   const BoxSet set = local_pieces_;

@@ -114,15 +114,19 @@ class FluxRegister {
   std::vector<Fab>
       sums_;  // per side, over the bounding box of the faces its pieces read (fine owner)
   std::vector<Piece> pieces_;
-  std::vector<Fab> recv_;  // per piece, over its cells (coarse owner only)
-  Kokkos::View<double*> sum_pool_, recv_pool_;  // the memory of sums_ and recv_
+  Kokkos::View<double*> sum_pool_;  // the memory of sums_
   std::vector<int> piece_owner_;
+  int my_rank_ = 0;
   CopyPlan plan_;
-  // For the launches: sides_, pieces_ and the FabRefs of sums_ and recv_ on the device,
-  // the local sides' sums and the local pieces of each class as BoxSets.
+  // For the launches: sides_, pieces_ and the FabRefs of sums_ on the device, the local
+  // sides' sums and the local pieces of each class as BoxSets.
   StructArray<Side> side_dev_;
   StructArray<Piece> piece_dev_;
-  Refs sum_refs_, recv_refs_;
+  Refs sum_refs_;
+  // Per piece of this rank's coarse patches, its fine sums in the piece's coarse cells,
+  // read where they are: in the side's sums (on-rank, the tag's shift in the offset) or
+  // in the plan's receive buffer (from another rank).
+  Refs piece_sums_;
   StructArray<Box> sum_box_;
   BoxSet local_sums_;
   // The local pieces by coarse patch, each's by class (a coarse cell has at most one

@@ -1,6 +1,7 @@
 #include "amr/parallel_copy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -218,16 +219,40 @@ void CopyPlan::build_pieces() {
     first += p.cells;
   }
   send_cells_ = first;
-  host = sent();
-  for (Piece& piece : host)
+  std::vector<Piece> packed = sent();
+  for (Piece& piece : packed)
     piece.from = src_.slot_of(piece.from, src_slot);
-  upload(pack_, host, "copy::pack_pieces");
-  host.clear();
+  upload(pack_, packed, "copy::pack_pieces");
   for (const CopyTag& t : local_)
     host.push_back({src_.slot_of(t.src, src_slot), dst_.slot_of(t.dst, dst_slot), -1,
                     t.box, t.shift, t.scale, t.shift2, t.scale2});
   upload(local_batch_, host, "copy::local_pieces");
+  if (!packed.empty() && !host.empty()) {
+    host.insert(host.end(), packed.begin(), packed.end());
+    upload(pack_and_local_, host, "copy::pack_and_local_pieces");
+  }
   host.clear();
+  // The cells the sent pieces read, by source patch, against those the on-rank tags
+  // write (for packs_with_local within one fab set).
+  std::map<int, std::vector<Box>> reads;
+  for (const Peer& p : sends_)
+    for (const CopyTag& t : p.tags) {
+      std::vector<Box>& r = reads[t.src];
+      r.push_back(shift(t.box, IntVect{0, 0, 0} - t.shift));
+      if (t.scale2 != 0.0) r.push_back(shift(t.box, IntVect{0, 0, 0} - t.shift2));
+    }
+  for (const auto& [patch, boxes] : reads)
+    sent_fabs_.push_back(patch);
+  for (const CopyTag& t : local_) {
+    local_dst_fabs_.push_back(t.dst);
+    const auto r = reads.find(t.dst);
+    if (r == reads.end()) continue;
+    for (const Box& b : r->second)
+      local_meets_sent_ = local_meets_sent_ || intersects(t.box, b);
+  }
+  std::sort(local_dst_fabs_.begin(), local_dst_fabs_.end());
+  local_dst_fabs_.erase(std::unique(local_dst_fabs_.begin(), local_dst_fabs_.end()),
+                        local_dst_fabs_.end());
   first = 0;
   for (Peer& p : recvs_) {
     p.first = first;
@@ -359,24 +384,67 @@ void CopyPlan::MessageBuffer::reserve(size_t n, bool mirrored) {
   if (mirrored && host.extent(0) != buf.extent(0)) host = Kokkos::create_mirror_view(buf);
 }
 
+namespace {
+
+/// The bytes [first, last) the given fabs of `fabs` span (an empty range for none).
+std::pair<uintptr_t, uintptr_t> memory_hull(const std::vector<Fab>& fabs,
+                                            const std::vector<int>& which) {
+  std::pair<uintptr_t, uintptr_t> h(UINTPTR_MAX, 0);
+  for (int n : which) {
+    const View4& v = fabs[size_t(n)].data;
+    const auto p = reinterpret_cast<uintptr_t>(v.data());
+    h.first = std::min(h.first, p);
+    h.second = std::max(h.second, p + v.span() * sizeof(double));
+  }
+  return h;
+}
+
+bool apart(std::pair<uintptr_t, uintptr_t> a, std::pair<uintptr_t, uintptr_t> b) {
+  return a.second <= b.first || b.second <= a.first || a.first >= a.second ||
+         b.first >= b.second;
+}
+
+}  // namespace
+
+bool CopyPlan::packs_with_local(const std::vector<Fab>& src,
+                                const std::vector<Fab>* src_y,
+                                const std::vector<Fab>& dst) const {
+  if (&src == &dst && !src_y) return !local_meets_sent_;
+  const auto written = memory_hull(dst, local_dst_fabs_);
+  return apart(memory_hull(src, sent_fabs_), written) &&
+         (!src_y || apart(memory_hull(*src_y, sent_fabs_), written));
+}
+
 void CopyPlan::launch(const char* label, const Batch& batch, const Refs& from,
                       const Refs& from_y, const Refs& to, double* buf, double w,
                       int parity) const {
   copy_pieces(label, batch.pieces, batch.size, from, from_y, to, buf, w, ncomp_, parity);
 }
 
+int CopyPlan::components(const std::vector<Fab>& src, const std::vector<Fab>& dst) const {
+  if (!local_.empty()) return dst[size_t(local_[0].dst)].ncomp();
+  if (!sends_.empty()) return src[size_t(sends_[0].tags[0].src)].ncomp();
+  if (!recvs_.empty()) return dst[size_t(recvs_[0].tags[0].dst)].ncomp();
+  return 0;
+}
+
 void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
                      int tag, int parity, Copies which) {
-  begin(src, nullptr, 0.0, dst, comm, tag, parity, which);
+  begin(src, nullptr, 0.0, &dst, components(src, dst), comm, tag, parity, which);
 }
 
 void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag) {
-  begin(src.x, &src.y, src.w, dst, comm, tag, -1, Copies::all);
+  begin(src.x, &src.y, src.w, &dst, components(src.x, dst), comm, tag, -1, Copies::all);
+}
+
+void CopyPlan::begin_messages(const std::vector<Fab>& src, int ncomp, const Comm& comm,
+                              int tag) {
+  begin(src, nullptr, 0.0, nullptr, ncomp, comm, tag, -1, Copies::messages);
 }
 
 void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
-                     std::vector<Fab>& dst, const Comm& comm, int tag, int parity,
-                     Copies which) {
+                     const std::vector<Fab>* dst, int nc, const Comm& comm, int tag,
+                     int parity, Copies which) {
   // Checked before any message is posted, so that a refusal leaves nothing in flight.
   if (which == Copies::packed && !sends_.empty() && !send_buf_.lent)
     throw std::logic_error("CopyPlan: Copies::packed, but no launch packs the messages");
@@ -389,14 +457,6 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   }
   parity_ = parity;
   which_ = which;
-  // Every fab of one plan carries the same component count; read it off any local one.
-  int nc = 0;
-  if (!local_.empty())
-    nc = dst[local_[0].dst].ncomp();
-  else if (!sends_.empty())
-    nc = src[sends_[0].tags[0].src].ncomp();
-  else if (!recvs_.empty())
-    nc = dst[recvs_[0].tags[0].dst].ncomp();
   ncomp_ = nc;
   device_mpi_ = comm.device_buffers();
   // MPI will write the receive buffer, which the last exchange's unpacking (finish()'s,
@@ -410,7 +470,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
   // failure then leaves nothing in flight. The destination tables serve finish() too.
   src_.fill(src);
   if (src_y) src_y_.fill(*src_y);
-  dst_.fill(dst);
+  if (dst) dst_.fill(*dst);
   const Refs y = src_y ? src_y_.refs() : Refs();
   if (!recvs_.empty()) recv_buf_.reserve(size_t(recv_cells_ * nc), !device_mpi_);
   if (!sends_.empty()) send_buf_.reserve(size_t(send_cells_ * nc), !device_mpi_);
@@ -420,9 +480,15 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     MPI_Irecv(message(recv_buf_, p), int(p.cells * nc), MPI_DOUBLE, p.rank, tag,
               comm.raw(), &requests_.back());
   }
-  // 2. Pack (one launch for every peer, unless the caller's last launch did) and send.
+  // 2. Pack (one launch for every peer, unless the caller's last launch did; with the
+  // on-rank copies where they write no cell it reads) and send.
+  const bool with_local = which == Copies::all && pack_and_local_.size > 0 &&
+                          packs_with_local(src, src_y, *dst);
   if (!sends_.empty()) {
-    if (which != Copies::packed)
+    if (with_local)
+      launch("copy::pack_and_local", pack_and_local_, src_.refs(), y, dst_.refs(),
+             send_buf_.buf.data(), w, parity);
+    else if (which != Copies::packed)
       launch("copy::pack", pack_, src_.refs(), y, Refs(), send_buf_.buf.data(), w,
              parity);
     // MPI reads the packed buffer: on the device once the pack has run, else its host
@@ -440,7 +506,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
               comm.raw(), &requests_.back());
   }
   // 3. Local copies (one launch) overlap the messages.
-  if (local_batch_.size > 0 && which == Copies::all)
+  if (local_batch_.size > 0 && which == Copies::all && !with_local)
     launch("copy::local", local_batch_, src_.refs(), y, dst_.refs(), nullptr, w, parity);
 }
 

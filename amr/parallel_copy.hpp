@@ -100,6 +100,11 @@ class CopyPlan {
     double w;
   };
   void begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag = 7);
+  /// The messages only, of fields of `ncomp` components (a begin() of Copies::messages
+  /// with no destination fabs): for a launch that reads the on-rank tags' sources and
+  /// the receive buffer where they are, after finish() (of any dst).
+  void begin_messages(const std::vector<Fab>& src, int ncomp, const Comm& comm,
+                      int tag = 7);
   void finish(std::vector<Fab>& dst, const Comm& comm);
   /// begin() then finish().
   void copy(const std::vector<Fab>& src, std::vector<Fab>& dst, const Comm& comm,
@@ -207,19 +212,35 @@ class CopyPlan {
   double* message(MessageBuffer& m, const Peer& p) const {
     return (device_mpi_ ? m.buf.data() : m.host.data()) + p.first * ncomp_;
   }
-  /// The pieces of the three batches, and the fab tables' slots (by the constructor).
+  /// The pieces of the four batches, the fab tables' slots, and whether a local copy
+  /// writes cells a sent piece reads (by the constructor).
   void build_pieces();
+  /// Whether one launch may pack and make the on-rank copies: no cell the pack reads is
+  /// one an on-rank copy writes (teams run in any order). Either the copies write fabs
+  /// apart in memory from those the pack reads, or the plan copies within one fab set
+  /// and no on-rank tag writes where a sent piece reads (ghosts from interiors).
+  bool packs_with_local(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
+                        const std::vector<Fab>& dst) const;
   void launch(const char* label, const Batch& batch, const Refs& from, const Refs& from_y,
               const Refs& to, double* buf, double w, int parity) const;
-  /// begin() from src, or from the blend of src and src_y by weight w where src_y.
+  /// begin() from src, or from the blend of src and src_y by weight w where src_y, into
+  /// dst (none: Copies::messages only), fields of nc components.
   void begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y, double w,
-             std::vector<Fab>& dst, const Comm& comm, int tag, int parity, Copies which);
+             const std::vector<Fab>* dst, int nc, const Comm& comm, int tag, int parity,
+             Copies which);
+  /// The component count of an exchange from src into dst (any fab's: a plan's fabs all
+  /// have the same).
+  int components(const std::vector<Fab>& src, const std::vector<Fab>& dst) const;
 
   std::vector<CopyTag> local_;
   std::vector<Peer> sends_;  // ascending rank
   std::vector<Peer> recvs_;
   Batch pack_, local_batch_, unpack_;
-  FabTable src_, src_y_, dst_;  // src_y_: the blend's second state, src_'s slots
+  Batch pack_and_local_;             // local_batch_'s pieces, then pack_'s
+  std::vector<int> sent_fabs_;       // the source patches of the sent pieces
+  std::vector<int> local_dst_fabs_;  // the destination patches of the on-rank tags
+  bool local_meets_sent_ = false;    // an on-rank tag writes where a sent piece reads
+  FabTable src_, src_y_, dst_;       // src_y_: the blend's second state, src_'s slots
   MessageBuffer send_buf_, recv_buf_;
   long send_cells_ = 0, recv_cells_ = 0;  // of all peers
   // The exchange in flight.

@@ -88,11 +88,19 @@ PW_NOINLINE KOKKOS_FUNCTION void team_pack(const TeamMember& m, const CopiesByPa
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega,
-                              std::optional<int> pack, bool copy) {
+                              std::optional<int> pack, bool copy, bool zero) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::gauss_seidel_with_copies: one component (it copies c0)");
+  if (copy && zero)
+    throw std::logic_error("mg::gauss_seidel_with_copies: copies into a zeroed guess");
   if (rows.empty()) return;
   const Refs ur = u.refs(), fr = f.refs();
+  // Patch p's fab is box n of fab_boxes() as its rows are box n of rows: both list the
+  // owned patches in order.
+  const BoxSet fabs = zero ? u.fab_boxes() : BoxSet();
+  if (zero && fabs.size() != rows.size())
+    throw std::logic_error(
+        "mg::gauss_seidel_with_copies: rows other than colour_rows(u)");
   const StructArray<Box> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
@@ -103,6 +111,15 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
       "mg::gauss_seidel_with_copies", team_policy(rows.size(), 0),
       KOKKOS_LAMBDA(const TeamMember& m) PW_FLATTEN {
         const int n = m.league_rank(), p = rows.item(n);
+        if (zero) {
+          const Field3 a = ur(p).c0;
+          team_rows(m, fabs.box(n), [&](int j, int k, int i0, int i1) {
+            PW_INDEPENDENT_ITERATIONS
+            for (int i = i0; i <= i1; ++i)
+              a(i, j, k) = 0.0;
+          });
+          m.team_barrier();
+        }
         // The patch's ghosts of the other colour: copies of cells of that colour (or of
         // its own cells, scaled; or received), which no team writes in this launch.
         if (copy) {

@@ -38,11 +38,14 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 /// its own patch: not across a periodic seam of odd length. `pack` (a parity, -1: all
 /// cells): then each team packs its patch's cells that other ranks receive (copies'
 /// sent pieces), for the next exchange, of Copies::packed and that parity. copy false:
-/// no copies (no exchange before: the ghosts the colour reads are current).
+/// no copies (no exchange before: the ghosts the colour reads are current). zero: each
+/// team first sets every cell of its patch's fab to 0, ghosts included (a correction's
+/// first guess: the ghosts it reads are then current, so no copies).
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega,
-                              std::optional<int> pack = std::nullopt, bool copy = true);
+                              std::optional<int> pack = std::nullopt, bool copy = true,
+                              bool zero = false);
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);

@@ -331,7 +331,11 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
                            cfg_.omega, before, after, fed);
     return std::nullopt;
   }
-  mg::feed(phi, f, fed);
+  // A zero first guess (a correction's, fresh: nothing to exchange) is set by the first
+  // half-sweep's teams, each its own patch's fab, where that launch makes no copies.
+  const bool zero_in_sweep = fed.zero && !fed.copies && fresh && sweeps > 0 &&
+                             !before.crse && !g.colours_differ_across_a_seam();
+  mg::feed(phi, f, zero_in_sweep ? mg::FeedStage{} : fed);
   // Then a half-sweep's on-rank copies and the sweep are one launch, each patch's team
   // making its own copies before it sweeps, where no copy reads what another team
   // writes: a copy from another patch reads the colour it writes (the colour not swept),
@@ -367,7 +371,8 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
                  : after.crse ? std::optional<int>(after.parity)
                               : next;
         mg::gauss_seidel_with_copies(phi, phi.copies_by_patch(true), f, g.colour, color,
-                                     g.stencil, cfg_.omega, packed, copy);
+                                     g.stencil, cfg_.omega, packed, copy,
+                                     zero_in_sweep && !copy);
       } else {
         phi.fill_boundary(g.comm, true, 1 - color);
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
@@ -586,7 +591,7 @@ const LevelData& Multigrid::less_constant(const LevelData& f, double c) {
 
 void Multigrid::correct(LevelData& e, const LevelData& r, int cycles) {
   Grid& g0 = *grids_[0];
-  e.set_val(0.0);
+  if (cycles < 1) e.set_val(0.0);
   top_phi_ = &e;
   top_f_ = &r;
   if (singular_) {
@@ -598,8 +603,11 @@ void Multigrid::correct(LevelData& e, const LevelData& r, int cycles) {
   if (g0.cf_inside && grids_.size() == 1 && !truncated_)
     throw std::logic_error(
         "Multigrid::correct: a coarse-fine rule on a level that is its own bottom");
+  // The first cycle starts from 0, set by its first launch (FeedStage): nothing to
+  // exchange before it.
   for (int c = 0; c < cycles; ++c)
-    cycle(0, cfg_.f_cycle);
+    cycle(0, cfg_.f_cycle, /*fresh=*/c == 0, std::nullopt,
+          mg::FeedStage{c == 0, nullptr});
   g0.cf_inside = false;
   top_phi_ = nullptr;
   top_f_ = nullptr;

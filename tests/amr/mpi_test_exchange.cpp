@@ -1,15 +1,17 @@
 // Communication at 1, 2 and 4 ranks: the ghost exchange reproduces a global function
 // (periodic images included), also when it copies the time blend of two states and when
-// one plan serves different fabs in turn, tags with a scale scale what they copy, and
+// one plan serves different fabs in turn, tags with a scale scale what they copy, the
+// pack and the on-rank copies share a launch unless a copy writes cells being sent, and
 // refluxing applies the fine-minus-coarse flux difference whatever rank owns the fine
 // and the coarse patches, on the coarse cells the fine level does not cover only, class
-// of faces by class.
+// of faces by class, in one launch that reads the sums where they are.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
 
 #include "amr/flux_register.hpp"
+#include "amr/launch_counter.hpp"
 #include "amr/parallel_copy.hpp"
 #include "tests/fab_testing.hpp"
 
@@ -243,6 +245,110 @@ void check_scaled_tags(int dim) {
   }
 }
 
+/// The launches of one exchange of `plan` from src into dst (after a first one: the
+/// plan's tables are allocated at their first use).
+long exchange_launches(CopyPlan& plan, const std::vector<Fab>& src, std::vector<Fab>& dst,
+                       const Comm& comm) {
+  plan.copy(src, dst, comm);
+  LaunchCounter count;
+  plan.copy(src, dst, comm);
+  return count.launches();
+}
+
+/// A ghost exchange within one fab set, and a copy between two pools apart in memory,
+/// pack their messages and make their on-rank copies in one launch (and unpack in a
+/// second): the copies write no cell the pack reads. The values stay those of the
+/// global function.
+void check_pack_with_local_copies(int dim) {
+  const Comm comm;
+  const PeriodicLevel lev(dim, comm);
+  const LevelLayout& L = lev.L;
+  std::vector<Box> owned(L.size());
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) owned[p] = grow(L.boxes[p], lev.g);
+  std::vector<Fab> u, v;
+  const auto u_pool = pooled_fabs("u", owned, 2, u);
+  const auto v_pool = pooled_fabs("v", owned, 2, v);
+  auto f = [&](int i, int j, int k, int c) { return lev.f(i, j, k, c); };
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) {
+      pw::testing::set(u[p], [](int, int, int, int) { return -1.0; });
+      pw::testing::set(u[p], f, L.boxes[p]);
+    }
+  CopyPlan plan = lev.ghost_plan(comm);
+  // Copies on rank but at 4 ranks in 2D (a patch each, none beside its own image).
+  ASSERT_EQ(plan.on_rank_tags().empty(), dim == 2 && comm.size() == 4);
+  ASSERT_EQ(plan.messages(), comm.size() > 1);
+  const long one_set = exchange_launches(plan, u, u, comm);
+  const long two_pools = exchange_launches(plan, u, v, comm);
+  EXPECT_EQ(one_set, comm.size() > 1 ? 2 : 1);
+  EXPECT_EQ(two_pools, one_set);
+  for (size_t p = 0; p < L.size(); ++p) {
+    if (L.owner[p] != comm.rank()) continue;
+    HostFab got(u[p]), copied(v[p]);
+    const Box b = u[p].box;
+    for (int c = 0; c < 2; ++c)
+      for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
+            ASSERT_EQ(got(i, j, k, c), f(i, j, k, c)) << "cell " << i << "," << j;
+            if (!L.boxes[p].contains(IntVect{i, j, k}))
+              ASSERT_EQ(copied(i, j, k, c), f(i, j, k, c)) << "cell " << i << "," << j;
+          }
+  }
+}
+
+/// An on-rank copy that writes cells another rank is sent (patch q's interior doubled
+/// in place while its first two columns go to a ghost strip of patch q ^ 1, another
+/// rank's): the pack takes its own launch before the copies, so the strip holds the
+/// cells as they were. Needs another rank.
+void check_copy_over_sent_cells(int dim) {
+  const Comm comm;
+  if (comm.size() == 1) GTEST_SKIP() << "needs another rank";
+  const PeriodicLevel lev(dim, comm);
+  const LevelLayout& L = lev.L;
+  std::vector<CopyTag> tags;
+  for (size_t p = 0; p < L.size(); ++p) {
+    const int q = int(p ^ 1);  // another rank's: round robin
+    const Box& b = L.boxes[p];
+    Box strip = b;
+    strip.hi[0] = b.lo[0] - 1;
+    strip.lo[0] = b.lo[0] - 2;
+    tags.push_back({q, int(p), strip, strip.lo - L.boxes[size_t(q)].lo});
+    tags.push_back({int(p), int(p), b, IntVect{0, 0, 0}, 2.0});
+  }
+  CopyPlan plan(tags, L.owner, L.owner, comm.rank());
+  std::vector<Fab> u(L.size());
+  auto f = [&](int i, int j, int k, int c) { return lev.f(i, j, k, c); };
+  for (size_t p = 0; p < L.size(); ++p)
+    if (L.owner[p] == comm.rank()) u[p] = Fab("u", grow(L.boxes[p], lev.g), 2);
+  auto reset = [&] {
+    for (size_t p = 0; p < L.size(); ++p)
+      if (L.owner[p] == comm.rank()) pw::testing::set(u[p], f);
+  };
+  reset();
+  plan.copy(u, u, comm);
+  reset();
+  LaunchCounter count;
+  plan.copy(u, u, comm);
+  EXPECT_EQ(count.launches(), 3);  // pack, on-rank copies, unpack
+  for (size_t p = 0; p < L.size(); ++p) {
+    if (L.owner[p] != comm.rank()) continue;
+    HostFab got(u[p]);
+    for (size_t t = 2 * p; t <= 2 * p + 1; ++t) {
+      const CopyTag& tag = tags[t];
+      for (int c = 0; c < 2; ++c)
+        for (int k = tag.box.lo[2]; k <= tag.box.hi[2]; ++k)
+          for (int j = tag.box.lo[1]; j <= tag.box.hi[1]; ++j)
+            for (int i = tag.box.lo[0]; i <= tag.box.hi[0]; ++i) {
+              const IntVect s = tag.shift;
+              ASSERT_EQ(got(i, j, k, c), tag.scale * f(i - s[0], j - s[1], k - s[2], c))
+                  << "tag " << t << " cell " << i << "," << j << "," << k;
+            }
+    }
+  }
+}
+
 struct CoarseCell {
   int i, j;
   double value;
@@ -254,8 +360,8 @@ struct CoarseCell {
 std::vector<CoarseCell> reflux_constant_fluxes(FluxRegister& reg, const LevelLayout& crse,
                                                const LevelLayout& fine,
                                                const double fc[2], const double ff[2],
-                                               double dt_c, double dt_f,
-                                               const Comm& comm) {
+                                               double dt_c, double dt_f, const Comm& comm,
+                                               long* reflux_launches = nullptr) {
   std::vector<Fab> u(crse.size()), cflux[2], ffl[2];
   for (int d = 0; d < 2; ++d) {
     cflux[d].resize(crse.size());
@@ -281,7 +387,11 @@ std::vector<CoarseCell> reflux_constant_fluxes(FluxRegister& reg, const LevelLay
   reg.reset();
   for (int sub = 0; sub < 2; ++sub)
     reg.add_fine(fine_refs, dt_f);
-  reg.reflux(fab_refs(u), crse_refs, dt_c, comm);
+  {
+    LaunchCounter count;
+    reg.reflux(fab_refs(u), crse_refs, dt_c, comm);
+    if (reflux_launches) *reflux_launches = count.launches();
+  }
   std::vector<CoarseCell> cells;
   for (size_t q = 0; q < crse.size(); ++q) {
     if (crse.owner[q] != comm.rank()) continue;
@@ -324,6 +434,20 @@ TEST(GhostExchange, ScaledTagsScaleWhatTheyCopyOnRankAndAcrossRanks3D) {
   check_scaled_tags(3);
 }
 
+TEST(GhostExchange, OneLaunchPacksAndCopiesOnRank2D) {
+  check_pack_with_local_copies(2);
+}
+TEST(GhostExchange, OneLaunchPacksAndCopiesOnRank3D) {
+  check_pack_with_local_copies(3);
+}
+
+TEST(GhostExchange, ACopyOverCellsBeingSentWaitsForThePack2D) {
+  check_copy_over_sent_cells(2);
+}
+TEST(GhostExchange, ACopyOverCellsBeingSentWaitsForThePack3D) {
+  check_copy_over_sent_cells(3);
+}
+
 TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
   const Comm comm;
   LevelGeom cg;
@@ -355,13 +479,19 @@ TEST(FluxRegister, RefluxReplacesCoarseFluxByFineSumAcrossRanks) {
 
   const double dt_c = 0.1, dt_f = 0.05, fc[2] = {1.0, 0.0}, ff[2] = {3.0, 0.0};
   const double jump = (2 * dt_f * ff[0] - dt_c * fc[0]) / cg.dx[0];
-  for (const CoarseCell& c :
-       reflux_constant_fluxes(reg, crse, fine, fc, ff, dt_c, dt_f, comm)) {
-    double expect = 0.0;  // covered cells, which average-down replaces, untouched
-    if (c.j >= 4 && c.j <= 7 && c.i == 3) expect = -jump;
-    if (c.j >= 4 && c.j <= 7 && c.i == 12) expect = jump;
-    ASSERT_NEAR(c.value, expect, 1e-12) << c.i << "," << c.j;
+  // Twice: the second reflux reuses the plan's tables and buffers, and is one launch
+  // on one rank (the sums read where they are), or the pack and that launch.
+  long launches = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const CoarseCell& c :
+         reflux_constant_fluxes(reg, crse, fine, fc, ff, dt_c, dt_f, comm, &launches)) {
+      double expect = 0.0;  // covered cells, which average-down replaces, untouched
+      if (c.j >= 4 && c.j <= 7 && c.i == 3) expect = -jump;
+      if (c.j >= 4 && c.j <= 7 && c.i == 12) expect = jump;
+      ASSERT_NEAR(c.value, expect, 1e-12) << c.i << "," << c.j;
+    }
   }
+  EXPECT_EQ(comm.max(double(launches)), comm.size() == 1 ? 1 : 2);
 }
 
 // Fine patches that cover part of a side's outside cells, directly and through a periodic

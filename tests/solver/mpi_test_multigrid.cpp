@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 #include "amr/launch_counter.hpp"
 #include "amr/run_failure.hpp"
@@ -532,7 +533,39 @@ TEST(Multigrid, AcrossRanksTheGridsHeldWholeTakeNoLaunchForTheirFeed) {
   };
   launches(1);  // the plans' first use
   const int half_sweeps = 2 * (cfg.pre_smooth + cfg.post_smooth);
-  EXPECT_EQ(launches(2) - launches(1), 1 + half_sweeps + 1 + 1 + (2 + 1));
+  const double one = launches(1), cycle = launches(2) - one;
+  EXPECT_EQ(cycle, 1 + half_sweeps + 1 + 1 + (2 + 1));
+  // The first cycle's first half-sweep zeroes the correction and reads only zeros: no
+  // exchange, so no pack before it.
+  EXPECT_EQ(one, cycle - 1);
+}
+
+// A correction starts from 0 (ghosts included) whatever e held: its first launch sets
+// each patch's fab as it sweeps (distributed) or in its one team (no messages), to the
+// bit of a correction from a zeroed e.
+TEST(Multigrid, ACorrectionStartsFromZeroWhateverItsFieldHeld) {
+  const Comm comm;
+  const Problem pb = periodic_sines(3);
+  CentralHalf c = central_half(pb, 16, 8, 4, comm);
+  MgConfig cfg;
+  cfg.verbose = false;
+  cfg.gather_cells = 0;  // every grid distributed
+  Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 4);
+  const auto correction = [&](double held) {
+    for (size_t p = 0; p < c.L.size(); ++p)
+      if (c.e.owns(p)) pw::testing::set(c.e[p], [=](int, int, int, int) { return held; });
+    mg.correct(c.e, c.f, 2);
+    std::vector<std::vector<double>> cells;
+    for (size_t p = 0; p < c.L.size(); ++p)
+      if (c.e.owns(p)) {
+        const pw::testing::HostFab h(c.e[p]);
+        cells.emplace_back(h.h.data(), h.h.data() + h.h.size());
+      }
+    return cells;
+  };
+  const auto from_zero = correction(0.0);
+  EXPECT_EQ(correction(7.5), from_zero);
+  EXPECT_EQ(correction(-1e300), from_zero);
 }
 
 TEST(Multigrid, ANaNInTheDataStopsTheSolveUnconverged) {
