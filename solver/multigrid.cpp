@@ -10,6 +10,7 @@
 #include "amr/deck.hpp"
 #include "amr/parallel_copy.hpp"
 #include "amr/run_failure.hpp"
+#include "solver/level_gather.hpp"
 #include "solver/mg_ops.hpp"
 #include "solver/shared_feed.hpp"
 #include "solver/team_cg.hpp"
@@ -80,6 +81,16 @@ struct Multigrid::Grid {
   const Box& box(size_t p) const { return res.box(p); }
 };
 
+/// The level held whole by every rank (a copy of each field on this rank, every patch),
+/// and the solver that runs there.
+struct Multigrid::Whole {
+  std::unique_ptr<Multigrid> mg;  // on this rank alone
+  LevelData phi, f;               // solve()'s (and correct()'s r in f)
+  LevelData e;                    // correct()'s, with the caller's coarse-fine rule
+  mg::LevelGather phi_f, r;       // of solve() and correct()
+  CopyPlan back;                  // phi or e: this rank's patches, ghosts included
+};
+
 namespace {
 
 LevelGeom coarsened(const LevelGeom& g) {
@@ -145,6 +156,12 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   top->res = LevelData("mg::res", layout, geom, 1, IntVect{}, me);
   top->colour = mg::colour_rows(top->res);
   grids_.push_back(std::move(top));
+  // Across ranks a small level is held whole, and solved as one rank would solve it.
+  if (comm.size() > 1 && !truncated_ &&
+      num_cells(layout.boxes) <= gather_limit(cfg_, comm.size())) {
+    hold_level_whole(layout, geom, granule);
+    return;
+  }
 
   // The patch grids below the level, at most `depth` of them when truncated. Covering
   // the domain: while every patch stays at least 4 cells wide and even once halved, so
@@ -269,6 +286,56 @@ Multigrid::Multigrid(const LevelLayout& layout, const LevelGeom& geom,
   }
 }
 
+void Multigrid::hold_level_whole(const LevelLayout& layout, const LevelGeom& geom,
+                                 int granule) {
+  whole_ = std::make_unique<Whole>();
+  Whole& w = *whole_;
+  LevelLayout all = layout;
+  all.owner.assign(layout.size(), 0);
+  MgConfig alone = cfg_;  // this solver announces, and fails, for every rank
+  alone.verbose = false;
+  alone.fail_on_divergence = false;
+  const Comm self(MPI_COMM_SELF);
+  w.mg = std::make_unique<Multigrid>(all, geom, bc_, alone, self, granule);
+  const IntVect one = IntVect::in_dims(geom.dim, 1, 0);
+  w.phi = LevelData("mg::whole_phi", all, geom, 1, one, 0);
+  w.f = LevelData("mg::whole_f", all, geom, 1, IntVect{}, 0);
+  w.phi_f = mg::LevelGather({&w.phi, &w.f}, layout.owner, comm_);
+  w.r = mg::LevelGather({&w.f}, layout.owner, comm_);
+  w.back = mg::own_patches(w.phi, layout.owner, comm_.rank());
+}
+
+SolveReport Multigrid::solve_whole(LevelData& phi, const LevelData& f, double floor) {
+  const double start = MPI_Wtime();
+  Whole& w = *whole_;
+  w.phi_f.gather({&phi, &f}, {&w.phi, &w.f}, comm_);
+  SolveReport rep = w.mg->solve(w.phi, w.f, floor);
+  shift_ = w.mg->removed_mean();
+  w.back.copy(w.phi.fabs(), phi.fabs(), comm_);
+  Kokkos::fence();
+  rep.seconds = comm_.max(MPI_Wtime() - start);
+  const double target = std::max({cfg_.rtol * rep.rhs_norm, cfg_.atol, floor});
+  announce(rep, "poisson: ", target, cfg_, comm_);
+  return rep;
+}
+
+void Multigrid::correct_whole(LevelData& e, const LevelData& r, int cycles) {
+  Whole& w = *whole_;
+  const auto rule = e.coarse_fine_from_inside();
+  if (w.e.size() == 0) {  // the caller's rule is the field's, set once
+    w.e = LevelData("mg::whole_e", w.phi.layout(), w.phi.geom(), 1, w.phi.ghost(), 0);
+    if (rule) w.e.set_coarse_fine_from_inside(rule->w1, rule->w2);
+  }
+  const auto held = w.e.coarse_fine_from_inside();
+  if (rule.has_value() != held.has_value() ||
+      (rule && (rule->w1 != held->w1 || rule->w2 != held->w2)))
+    throw std::logic_error("Multigrid::correct: e's coarse-fine rule changed");
+  w.r.gather({&r}, {&w.f}, comm_);
+  w.mg->correct(w.e, w.f, cycles);
+  shift_ = w.mg->removed_mean();
+  w.back.copy(w.e.fabs(), e.fabs(), comm_);
+}
+
 void Multigrid::hold_whole(const LevelLayout& L, bool first) {
   Grid& g = *grids_.back();
   LevelLayout whole = L;
@@ -287,7 +354,7 @@ void Multigrid::hold_whole(const LevelLayout& L, bool first) {
 Multigrid::~Multigrid() = default;
 
 int Multigrid::num_grids() const {
-  return int(grids_.size());
+  return whole_ ? whole_->mg->num_grids() : int(grids_.size());
 }
 
 void Multigrid::exchange_cf_rules() {
@@ -590,6 +657,7 @@ const LevelData& Multigrid::less_constant(const LevelData& f, double c) {
 }
 
 void Multigrid::correct(LevelData& e, const LevelData& r, int cycles) {
+  if (whole_) return correct_whole(e, r, cycles);
   Grid& g0 = *grids_[0];
   if (cycles < 1) e.set_val(0.0);
   top_phi_ = &e;
@@ -614,6 +682,7 @@ void Multigrid::correct(LevelData& e, const LevelData& r, int cycles) {
 }
 
 SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
+  if (whole_) return solve_whole(phi, f, floor);
   const double start = MPI_Wtime();
   Grid& g0 = *grids_[0];
   top_phi_ = &phi;

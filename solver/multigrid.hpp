@@ -19,7 +19,10 @@
 // red-black Gauss-Seidel, restriction averages, prolongation is piecewise constant or
 // linear. Every step is independent of how the level is cut into patches and which rank
 // owns them, and norms and means are reduced exactly, so phi is bitwise the same at any
-// rank count, patch cut and thread count.
+// rank count, patch cut and thread count. Across ranks a level of at most gather_limit
+// cells is itself held whole by every rank and solved as on one rank: a small refined
+// level's V-cycle then takes two launches per grid and no message, where spread over the
+// ranks it took an exchange and a launch per half-sweep.
 #pragma once
 
 #include <memory>
@@ -89,7 +92,8 @@ class Multigrid {
 
   /// The mean the last solve removed from f (a singular problem; else 0).
   double removed_mean() const { return shift_; }
-  /// Number of grids (distributed and gathered) from fine to coarse, for tests.
+  /// Number of grids (distributed and gathered) from fine to coarse (of the solver on
+  /// one rank, for a level held whole), for tests.
   int num_grids() const;
 
   /// max |f - L phi| over the level (with the domain values of bc). swept: phi's last
@@ -170,6 +174,15 @@ class Multigrid {
   void hold_whole(const LevelLayout& L, bool first);
   /// f less c on the interiors, in f_used_.
   const LevelData& less_constant(const LevelData& f, double c);
+
+  /// A level of at most gather_limit cells across ranks (not truncated) held whole by
+  /// every rank: solved there by a Multigrid on this rank alone (what one rank does, and
+  /// so its bits), between a gather of phi and f and a copy of this rank's patches back.
+  struct Whole;
+  void hold_level_whole(const LevelLayout& layout, const LevelGeom& geom, int granule);
+  SolveReport solve_whole(LevelData& phi, const LevelData& f, double floor);
+  void correct_whole(LevelData& e, const LevelData& r, int cycles);
+  std::unique_ptr<Whole> whole_;
 
   MgConfig cfg_;
   PoissonBc bc_;

@@ -453,6 +453,17 @@ CentralHalf central_half(const Problem& pb, int n, int max_grid, int granule,
   return c;
 }
 
+/// Every value of this rank's patches of u, ghosts included, patch by patch.
+std::vector<std::vector<double>> owned_values(const LevelData& u) {
+  std::vector<std::vector<double>> values;
+  for (size_t p = 0; p < u.size(); ++p)
+    if (u.owns(p)) {
+      const pw::testing::HostFab h(u[p]);
+      values.emplace_back(h.h.data(), h.h.data() + h.h.size());
+    }
+  return values;
+}
+
 }  // namespace
 
 // The gathered bottom's conjugate gradients are one launch however many iterations they
@@ -522,7 +533,7 @@ TEST(Multigrid, AcrossRanksTheGridsHeldWholeTakeNoLaunchForTheirFeed) {
   CentralHalf c = central_half(pb, 32, 16, 16, comm);  // 32^3 in 16^3 patches
   MgConfig cfg;
   cfg.verbose = false;
-  cfg.gather_cells = 1 << 30;
+  cfg.gather_cells = 4096;  // the 16^3 grid below, not the level (32^3)
   // Granule 8: the level, 16^3 held whole (fed from the level) and the 8^3 bottom.
   Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 8);
   ASSERT_EQ(mg.num_grids(), 3);
@@ -540,6 +551,63 @@ TEST(Multigrid, AcrossRanksTheGridsHeldWholeTakeNoLaunchForTheirFeed) {
   EXPECT_EQ(one, cycle - 1);
 }
 
+// Across ranks a level of at most gather_limit cells is itself held whole by every rank:
+// a V-cycle on it takes the launches it takes on one rank (two per grid, no message);
+// spread over the ranks, each half-sweep took an exchange and a launch. Its bits are
+// those of the level spread over the ranks (GridsHeldWholeGiveTheDistributedGridsBits,
+// whose levels are all held whole across ranks at its largest gather_cells).
+TEST(Multigrid, ASmallLevelHeldWholeCyclesAsOnOneRank) {
+  const Comm world;
+  const Problem pb = periodic_sines(3);
+  const auto cycle_launches = [&](const Comm& comm, int gather_cells) {
+    CentralHalf c = central_half(pb, 16, 8, 4, comm);  // 16^3 in 8^3 patches
+    EXPECT_EQ(num_cells(c.L.boxes), 4096);
+    MgConfig cfg;
+    cfg.verbose = false;
+    cfg.gather_cells = gather_cells;
+    Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 4);
+    mg.correct(c.e, c.f, 1);  // the plans' first use
+    double one = 0, two = 0;
+    {
+      LaunchCounter count;
+      mg.correct(c.e, c.f, 1);
+      one = comm.max(double(count.launches()));
+    }
+    {
+      LaunchCounter count;
+      mg.correct(c.e, c.f, 2);
+      two = comm.max(double(count.launches()));
+    }
+    return two - one;
+  };
+  const double alone = cycle_launches(Comm(MPI_COMM_SELF), 4096);
+  EXPECT_EQ(cycle_launches(world, 4096), alone);
+  if (world.size() > 1)  // spread: four half-sweeps before and after, each exchanged
+    EXPECT_GE(cycle_launches(world, 4095), alone + 8);
+}
+
+// A correction on a level held whole (its coarse-fine ghosts following the rule of the
+// caller's e, or left at 0 without one) gives the bits of the level spread over the
+// ranks, ghosts included.
+TEST(Multigrid, ASmallLevelHeldWholeCorrectsWithTheSpreadLevelsBits) {
+  const Comm comm;
+  const Problem pb = periodic_sines(3);
+  for (const bool rule : {false, true}) {
+    const auto correction = [&](int gather_cells) {
+      CentralHalf c = central_half(pb, 16, 8, 4, comm);  // 16^3 in 8^3 patches
+      if (rule) c.e.set_coarse_fine_from_inside(-1.0 / 3.0);
+      MgConfig cfg;
+      cfg.verbose = false;
+      cfg.gather_cells = gather_cells;
+      Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 4);
+      mg.correct(c.e, c.f, 2);
+      return owned_values(c.e);
+    };
+    EXPECT_EQ(correction(4096), correction(0))
+        << (rule ? "with" : "without") << " a rule";
+  }
+}
+
 // A correction starts from 0 (ghosts included) whatever e held: its first launch sets
 // each patch's fab as it sweeps (distributed) or in its one team (no messages), to the
 // bit of a correction from a zeroed e.
@@ -555,13 +623,7 @@ TEST(Multigrid, ACorrectionStartsFromZeroWhateverItsFieldHeld) {
     for (size_t p = 0; p < c.L.size(); ++p)
       if (c.e.owns(p)) pw::testing::set(c.e[p], [=](int, int, int, int) { return held; });
     mg.correct(c.e, c.f, 2);
-    std::vector<std::vector<double>> cells;
-    for (size_t p = 0; p < c.L.size(); ++p)
-      if (c.e.owns(p)) {
-        const pw::testing::HostFab h(c.e[p]);
-        cells.emplace_back(h.h.data(), h.h.data() + h.h.size());
-      }
-    return cells;
+    return owned_values(c.e);
   };
   const auto from_zero = correction(0.0);
   EXPECT_EQ(correction(7.5), from_zero);
