@@ -664,6 +664,17 @@ void scale_shift(const LevelData& u, double a, double b) {
       });
 }
 
+double scaled_copy(const LevelData& to, const LevelData& from, int comp, double a,
+                   double b) {
+  const Refs tr = to.refs(), fr = from.refs();
+  return max_over_box_cells(
+      "mg::scaled_copy", to.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
+        const double v = fr(p)(i, j, k, comp);
+        tr(p)(i, j, k) = a * v + b;
+        return magnitude(v);
+      });
+}
+
 double max_abs(const LevelData& u) {
   const Refs ur = u.refs();
   return max_over_box_cells(

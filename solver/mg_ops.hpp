@@ -204,6 +204,11 @@ double cg_step(const LevelData& x, const LevelData& r, double alpha, const Level
 void add_constant(const LevelData& u, double c);
 /// u = a u + b on the interiors (component 0).
 void scale_shift(const LevelData& u, double a, double b);
+/// to = a from[comp] + b on the interiors (to: one component, from: the same layout),
+/// returning max |from[comp]| over them: the bits of copy_component, max_abs and
+/// scale_shift in one launch (self-gravity's right-hand side from the density).
+double scaled_copy(const LevelData& to, const LevelData& from, int comp, double a,
+                   double b);
 
 /// max |u| over the owned interiors (0 when none).
 double max_abs(const LevelData& u);

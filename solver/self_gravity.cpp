@@ -60,11 +60,10 @@ void SelfGravitySolve::solve_level(Hierarchy& h, int l) {
   c.phi.copy_component(0, L.u_new, fields_.phi);
   // f = 4 pi G rho, less level 0's mean on the finer levels (level 0's solver removes
   // it itself where the problem is singular, and says how much).
-  c.f.copy_component(0, L.u_new, fields_.density);
   const double scale = fields_.four_pi_G, shift = l > 0 ? f_mean_ : 0.0;
   // Of 4 pi G rho, whose round-off bounds the residual.
-  const double f_max = scale * mg::max_abs(c.f);
-  mg::scale_shift(c.f, scale, -shift);
+  const double f_max =
+      scale * mg::scaled_copy(c.f, L.u_new, fields_.density, scale, -shift);
   if (l > 0) {
     const Level& C = h.level(l - 1);
     c.crse_old.copy_component(0, C.u_old, fields_.phi);

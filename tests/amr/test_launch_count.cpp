@@ -132,6 +132,7 @@ std::map<std::string, long> launches_per_op(int grid) {
         u, {&rc, &rc.copies_by_patch(false), ComponentBc(), Prolong::multilinear});
   });
   count("max_abs", [&] { mg::max_abs(u); });
+  count("scaled_copy", [&] { mg::scaled_copy(r, u, 0, 2.0, 1.0); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
   count("laplacian_max_product", [&] { mg::laplacian_max_product(r, u, s); });
   count("cg_step", [&] { mg::cg_step(u, r, 0.5, u, f); });

@@ -109,6 +109,22 @@ TEST(MgOps, ResidualReturnsItsLargestMagnitudeFromTheSameLaunch) {
   EXPECT_EQ(fused, mg::max_abs(r_ref));
 }
 
+TEST(MgOps, ScaledCopyGivesTheCopyScalingAndNormsBits) {
+  const Level L;
+  const LevelData u = L.field(3, true), v = L.field(4, true);
+  LevelData two("two", L.layout, L.g, 2, IntVect::uniform(1), 0);
+  two.copy_component(0, u, 0);
+  two.copy_component(1, v, 0);
+  LevelData f = L.field(5, false), f_ref = L.field(6, false);
+  const double a = 0.7 * M_PI, b = -0.3;
+  const double fused = mg::scaled_copy(f, two, 1, a, b);
+  f_ref.copy_component(0, two, 1);
+  EXPECT_EQ(fused, mg::max_abs(f_ref));
+  mg::scale_shift(f_ref, a, b);
+  expect_same_bits(f, f_ref);
+  EXPECT_NE(fused, mg::max_abs(u));  // component 1, not 0
+}
+
 TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
   // gauss_seidel_with_copies: a team per patch copies the patch's ghosts of the colour
   // the sweep reads, then sweeps, in one launch; smooth_in_one_team: one team does
