@@ -29,7 +29,9 @@ struct MgConfig {
   // across ranks, smoothing in one launch without messages instead of a launch and an
   // exchange per half-sweep, and a refined level's bottom CG in one team instead of seven
   // launches and four MPI reductions per iteration, for work every rank then repeats. On
-  // one rank only a refined level's bottom is held so (for its CG).
+  // one rank only a refined level's bottom is held so (for its CG). Across ranks a
+  // level itself with at most this many cells is held whole too (solved as one rank
+  // would, between a gather and a copy back).
   int gather_cells = -1;
   bool fail_on_divergence = false;  // a solve that does not converge is an error
   // The composite solve's V-cycles of level 0 in each of its cycles (refined levels
