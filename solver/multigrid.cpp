@@ -292,11 +292,9 @@ void Multigrid::hold_level_whole(const LevelLayout& layout, const LevelGeom& geo
   Whole& w = *whole_;
   LevelLayout all = layout;
   all.owner.assign(layout.size(), 0);
-  MgConfig alone = cfg_;  // this solver announces, and fails, for every rank
-  alone.verbose = false;
-  alone.fail_on_divergence = false;
   const Comm self(MPI_COMM_SELF);
-  w.mg = std::make_unique<Multigrid>(all, geom, bc_, alone, self, granule);
+  w.mg = std::make_unique<Multigrid>(all, geom, bc_, cfg_, self, granule);
+  w.mg->announces_ = false;  // this solver announces, and fails, for every rank
   const IntVect one = IntVect::in_dims(geom.dim, 1, 0);
   w.phi = LevelData("mg::whole_phi", all, geom, 1, one, 0);
   w.f = LevelData("mg::whole_f", all, geom, 1, IntVect{}, 0);
@@ -308,6 +306,7 @@ void Multigrid::hold_level_whole(const LevelLayout& layout, const LevelGeom& geo
 SolveReport Multigrid::solve_whole(LevelData& phi, const LevelData& f, double floor) {
   const double start = MPI_Wtime();
   Whole& w = *whole_;
+  fits_whole(phi);
   w.phi_f.gather({&phi, &f}, {&w.phi, &w.f}, comm_);
   SolveReport rep = w.mg->solve(w.phi, w.f, floor);
   shift_ = w.mg->removed_mean();
@@ -321,6 +320,7 @@ SolveReport Multigrid::solve_whole(LevelData& phi, const LevelData& f, double fl
 
 void Multigrid::correct_whole(LevelData& e, const LevelData& r, int cycles) {
   Whole& w = *whole_;
+  fits_whole(e);
   const auto rule = e.coarse_fine_from_inside();
   if (w.e.size() == 0) {  // the caller's rule is the field's, set once
     w.e = LevelData("mg::whole_e", w.phi.layout(), w.phi.geom(), 1, w.phi.ghost(), 0);
@@ -334,6 +334,14 @@ void Multigrid::correct_whole(LevelData& e, const LevelData& r, int cycles) {
   w.mg->correct(w.e, w.f, cycles);
   shift_ = w.mg->removed_mean();
   w.back.copy(w.e.fabs(), e.fabs(), comm_);
+}
+
+void Multigrid::fits_whole(const LevelData& u) const {
+  // The copy back writes every value of the caller's fab from the whole copy's.
+  if (u.ncomp() != 1 || u.ghost() != whole_->phi.ghost())
+    throw std::logic_error(
+        "Multigrid: a level held whole takes phi and e of one component and one ghost "
+        "layer");
 }
 
 void Multigrid::hold_whole(const LevelLayout& L, bool first) {
@@ -721,7 +729,7 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   top_target_ = 0.0;
   Kokkos::fence();
   rep.seconds = comm_.max(MPI_Wtime() - start);
-  announce(rep, "poisson: ", target, cfg_, comm_);
+  if (announces_) announce(rep, "poisson: ", target, cfg_, comm_);
   return rep;
 }
 

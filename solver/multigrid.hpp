@@ -182,7 +182,10 @@ class Multigrid {
   void hold_level_whole(const LevelLayout& layout, const LevelGeom& geom, int granule);
   SolveReport solve_whole(LevelData& phi, const LevelData& f, double floor);
   void correct_whole(LevelData& e, const LevelData& r, int cycles);
+  /// Throws unless u (phi or e) has the whole copy's shape, which the copy back fills.
+  void fits_whole(const LevelData& u) const;
   std::unique_ptr<Whole> whole_;
+  bool announces_ = true;  // false: the solver of a level held whole (its caller does)
 
   MgConfig cfg_;
   PoissonBc bc_;
