@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,24 @@ inline Kokkos::View<double*> pooled_fabs(const std::string& label,
     offset += size_t(b.num_cells()) * size_t(ncomp);
   }
   return pool;
+}
+
+/// Components first .. first + n - 1 of each of `fabs` (an empty fab stays empty), as
+/// fabs aliasing its memory, which must outlive them: a copy that takes one field of a
+/// state of many components then reads it where it is, with no copy of its own.
+inline std::vector<Fab> component_window(const std::vector<Fab>& fabs, int first, int n) {
+  std::vector<Fab> window(fabs.size());
+  for (size_t p = 0; p < fabs.size(); ++p) {
+    const Fab& f = fabs[p];
+    if (f.data.size() == 0) continue;
+    if (first < 0 || n < 1 || first + n > f.ncomp())
+      throw std::logic_error("component_window: components beyond the fab's");
+    const size_t cells = f.data.size() / size_t(f.ncomp());
+    window[p].box = f.box;
+    window[p].data = View4(f.data.data() + size_t(first) * cells, n, f.data.extent(1),
+                           f.data.extent(2), f.data.extent(3));
+  }
+  return window;
 }
 
 /// pool(0 .. n - 1) = value, in one launch labelled `label`. A kernel, not deep_copy: on

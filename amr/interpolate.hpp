@@ -50,9 +50,21 @@ void interpolate_regions(const StructArray<FabRef>& crse, const StructArray<FabR
                          const StructArray<FineRegion>& regions, const BoxSet& cells,
                          const IntVect& ratio, int dim, const std::vector<Interp>& interp,
                          int nc);
-/// crse(p)(b) = average of fine(p) over each coarse cell, for every box b of cboxes
-/// (item p), components [0, nc).
+/// A piece of a batched average-down: coarse cells `box` of fine patch `fine` averaged
+/// into coarse patch `crse`, or where crse < 0 into a message buffer from its cell
+/// `buf_cell` on (components one after another, i fastest: CopyPlan's layout).
+struct AveragePiece {
+  int fine = 0;
+  int crse = -1;
+  long buf_cell = -1;
+  Box box;
+};
+
+/// Every piece's average of fine (refs by patch) over each coarse cell into crse (refs
+/// by patch) or into buf, components [0, nc), in one launch. cells: the pieces' boxes,
+/// item n for piece n.
 void average_to_coarse(const StructArray<FabRef>& fine, const StructArray<FabRef>& crse,
-                       const BoxSet& cboxes, const IntVect& ratio, int nc);
+                       const StructArray<AveragePiece>& pieces, const BoxSet& cells,
+                       double* buf, const IntVect& ratio, int nc);
 
 }  // namespace pw

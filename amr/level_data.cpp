@@ -296,7 +296,7 @@ const BoxSet& LevelData::ghosts_beyond_faces(unsigned faces) {
 void LevelData::fill_from_coarse(const LevelData& crse_old, const LevelData& crse_new,
                                  double a, const IntVect& ratio,
                                  const std::vector<Interp>& interp, const BcSet& crse_bcs,
-                                 const Comm& comm) {
+                                 const Comm& comm, int crse_comp) {
   Plans& P = plans();
   const LevelData& crse = a > 0.0 ? crse_new : crse_old;
   if (!P.cf || P.cf_crse != crse.layout()) {
@@ -305,7 +305,7 @@ void LevelData::fill_from_coarse(const LevelData& crse_old, const LevelData& crs
         crse.geom(), ratio, rank_);
     P.cf_crse = crse.layout();
   }
-  P.cf->fill(*this, crse_old, crse_new, a, interp, crse_bcs, comm);
+  P.cf->fill(*this, crse_old, crse_new, a, interp, crse_bcs, comm, crse_comp);
 }
 
 void LevelData::average_down_to(LevelData& crse, const IntVect& ratio, const Comm& comm) {

@@ -130,10 +130,11 @@ class LevelData {
   /// the coarser level (ratio `ratio`) at weight a in time between crse_old (a = 0) and
   /// crse_new (a = 1): only the state(s) with a nonzero weight are read. Interpolation
   /// interp[c] for component c; the coarse data beyond the coarse domain's walls by
-  /// crse_bcs. Collective.
+  /// crse_bcs. This level's components are crse_comp onwards of the coarse states (read
+  /// where they are: a field of a state of more components needs no copy). Collective.
   void fill_from_coarse(const LevelData& crse_old, const LevelData& crse_new, double a,
                         const IntVect& ratio, const std::vector<Interp>& interp,
-                        const BcSet& crse_bcs, const Comm& comm);
+                        const BcSet& crse_bcs, const Comm& comm, int crse_comp = 0);
   /// The interiors of crse under this level's patches = the average of this level's
   /// cells (ratio `ratio`). Collective.
   void average_down_to(LevelData& crse, const IntVect& ratio, const Comm& comm);

@@ -49,16 +49,26 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
 void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
                           const LevelData& crse_new, double a,
                           const std::vector<Interp>& interp, const BcSet& crse_bcs,
-                          const Comm& comm) {
+                          const Comm& comm, int crse_comp) {
   // Its own message tag: the fine level's same-level exchange may be in flight.
   const int tag = 11;
+  // The coarse states' components the fine level has, read where they are.
+  const int nc = fine.ncomp();
+  const bool whole = crse_comp == 0 && (a > 0.0 ? crse_new : crse_old).ncomp() == nc;
+  const auto part = [&](const LevelData& u) {
+    return whole ? std::vector<Fab>() : component_window(u.fabs(), crse_comp, nc);
+  };
+  const std::vector<Fab> old_part = a < 1.0 ? part(crse_old) : std::vector<Fab>();
+  const std::vector<Fab> new_part = a > 0.0 ? part(crse_new) : std::vector<Fab>();
+  const std::vector<Fab>& x = whole ? crse_old.fabs() : old_part;
+  const std::vector<Fab>& y = whole ? crse_new.fabs() : new_part;
   // Between the coarse states, blended as the copy reads them: one message and one pass.
   if (a == 0.0)
-    plan_.copy(crse_old.fabs(), crse_, comm, tag);
+    plan_.copy(x, crse_, comm, tag);
   else if (a == 1.0)
-    plan_.copy(crse_new.fabs(), crse_, comm, tag);
+    plan_.copy(y, crse_, comm, tag);
   else
-    plan_.copy(CopyPlan::Blend{crse_old.fabs(), crse_new.fabs(), a}, crse_, comm, tag);
+    plan_.copy(CopyPlan::Blend{x, y, a}, crse_, comm, tag);
   walls_.apply(refs_, crse_bcs);
   interpolate_regions(refs_, fine.refs(), regions_, region_cells_, ratio_, dim_, interp,
                       fine.ncomp());
@@ -66,34 +76,41 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
 
 AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
                          const IntVect& ratio, int my_rank)
-    : ratio_(ratio) {
+    : ratio_(ratio), ncomp_(fine.ncomp()) {
   const size_t n = fine.size();
-  LevelLayout avg_layout{BoxList(n), fine.layout().owner};
-  std::vector<Box> owned(n);
-  for (size_t p = 0; p < n; ++p) {
-    avg_layout.boxes[p] = coarsen(fine.box(p), ratio);
-    if (fine.owns(p)) owned[p] = avg_layout.boxes[p];
-  }
-  // Written by average_to_coarse in full before the copy reads it.
-  memory_ = pooled_fabs("avg", owned, fine.ncomp(), avg_);
+  LevelLayout coarsened{BoxList(n), fine.layout().owner};
+  for (size_t p = 0; p < n; ++p)
+    coarsened.boxes[p] = coarsen(fine.box(p), ratio);
   std::vector<BoxList> crse_boxes(crse.size());
   for (size_t q = 0; q < crse.size(); ++q)
     crse_boxes[q] = {crse.boxes[q]};
-  plan_ = CopyPlan::intersecting(avg_layout, crse_boxes, crse.owner, {}, my_rank);
-  avg_refs_ = fab_refs(avg_);
+  plan_ = CopyPlan::intersecting(coarsened, crse_boxes, crse.owner, {}, my_rank);
+  std::vector<AveragePiece> pieces;
+  for (const CopyTag& t : plan_.on_rank_tags())
+    pieces.push_back({t.src, t.dst, -1, t.box});
+  const std::vector<CopyPlan::Piece> sent = plan_.sent();
+  for (const CopyPlan::Piece& s : sent)
+    pieces.push_back({s.from, -1, s.buf_cell, s.box});
   std::vector<Box> cells;
   std::vector<int> items;
-  for (size_t p = 0; p < n; ++p)
-    if (fine.owns(p)) {
-      cells.push_back(avg_[p].box);
-      items.push_back(int(p));
-    }
-  avg_cells_ = BoxSet(cells, items);
+  for (const AveragePiece& pc : pieces) {
+    cells.push_back(pc.box);
+    items.push_back(int(cells.size()) - 1);
+  }
+  cells_ = BoxSet(cells, items);
+  pieces_ = device_copy("AverageDown::pieces", pieces);
+  if (!sent.empty()) sent_ = plan_.send_buffer(ncomp_);
 }
 
 void AverageDown::apply(const LevelData& fine, LevelData& crse, const Comm& comm) {
-  average_to_coarse(fine.refs(), avg_refs_, avg_cells_, ratio_, fine.ncomp());
-  plan_.copy(avg_, crse.fabs(), comm);
+  const int nc = fine.ncomp();
+  if (nc > ncomp_ || crse.ncomp() != nc)
+    throw std::logic_error("AverageDown: fields of other components than its plan's");
+  average_to_coarse(fine.refs(), crse.refs(), pieces_, cells_, sent_.data(), ratio_, nc);
+  // Sends what the launch packed (its on-rank averages went straight into crse), then
+  // unpacks what came.
+  plan_.begin(fine.fabs(), crse.fabs(), comm, 7, -1, CopyPlan::Copies::unpacks);
+  plan_.finish(crse.fabs(), comm);
 }
 
 }  // namespace pw

@@ -24,7 +24,7 @@ class CoarseFineFill {
   /// See LevelData::fill_from_coarse.
   void fill(LevelData& fine, const LevelData& crse_old, const LevelData& crse_new,
             double a, const std::vector<Interp>& interp, const BcSet& crse_bcs,
-            const Comm& comm);
+            const Comm& comm, int crse_comp);
 
  private:
   IntVect ratio_;
@@ -43,20 +43,25 @@ class CoarseFineFill {
   WallFill walls_;  // crse_'s cells beyond the coarse domain's walls
 };
 
-/// Replaces coarse cells under fine patches by the average of the fine cells.
+/// Replaces coarse cells under fine patches by the average of the fine cells: one launch
+/// averages into the coarse patches of this rank and into the messages to the others
+/// (no scratch of averages, no copy of them), the exchange unpacks what came.
 class AverageDown {
  public:
+  /// For fields of at most fine.ncomp() components.
   AverageDown(const LevelData& fine, const LevelLayout& crse, const IntVect& ratio,
               int my_rank);
   void apply(const LevelData& fine, LevelData& crse, const Comm& comm);
 
  private:
   IntVect ratio_;
-  std::vector<Fab> avg_;          // per fine patch: it averaged to coarse cells
-  Kokkos::View<double*> memory_;  // avg_'s data (pooled_fabs)
-  StructArray<FabRef> avg_refs_;
-  BoxSet avg_cells_;  // avg_'s boxes, item: patch
-  CopyPlan plan_;     // avg_ -> coarse level
+  int ncomp_ = 0;
+  // The fine patches coarsened -> the coarse level: its on-rank tags and sent pieces
+  // are the pieces averaged, its messages carry the sent ones.
+  CopyPlan plan_;
+  StructArray<AveragePiece> pieces_;
+  BoxSet cells_;                // the pieces' boxes, item: piece
+  Kokkos::View<double*> sent_;  // plan_'s send buffer, lent to the launch
 };
 
 }  // namespace pw

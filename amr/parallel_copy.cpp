@@ -446,8 +446,10 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
                      const std::vector<Fab>* dst, int nc, const Comm& comm, int tag,
                      int parity, Copies which) {
   // Checked before any message is posted, so that a refusal leaves nothing in flight.
-  if (which == Copies::packed && !sends_.empty() && !send_buf_.lent)
-    throw std::logic_error("CopyPlan: Copies::packed, but no launch packs the messages");
+  const bool caller_packs = which == Copies::packed || which == Copies::unpacks;
+  if (caller_packs && !sends_.empty() && !send_buf_.lent)
+    throw std::logic_error(
+        "CopyPlan: Copies::packed or unpacks, but no launch packs the messages");
   if (src_y) {
     for (int n : src_.fab)
       if (!same_shape(src[size_t(n)], (*src_y)[size_t(n)]))
@@ -488,7 +490,7 @@ void CopyPlan::begin(const std::vector<Fab>& src, const std::vector<Fab>* src_y,
     if (with_local)
       launch("copy::pack_and_local", pack_and_local_, src_.refs(), y, dst_.refs(),
              send_buf_.buf.data(), w, parity);
-    else if (which != Copies::packed)
+    else if (!caller_packs)
       launch("copy::pack", pack_, src_.refs(), y, Refs(), send_buf_.buf.data(), w,
              parity);
     // MPI reads the packed buffer: on the device once the pack has run, else its host
@@ -532,7 +534,7 @@ void CopyPlan::finish(std::vector<Fab>& /*dst: begin() took its table*/,
     Kokkos::deep_copy(Kokkos::subview(recv_buf_.buf, range),
                       Kokkos::subview(recv_buf_.host, range));
   }
-  if (which_ != Copies::all) return;
+  if (which_ != Copies::all && which_ != Copies::unpacks) return;
   launch("copy::unpack", unpack_, Refs(), Refs(), dst_.refs(), recv_buf_.buf.data(), 0.0,
          parity_);
 }

@@ -55,8 +55,10 @@ class CopyPlan {
   /// received; a launch then makes the on-rank copies and unpacks what came:
   /// CopiesByPatch), or only sends and receives them (`packed`: the send buffer already
   /// holds this exchange's cells, packed by the caller's last launch from the cells as
-  /// they are now, with this exchange's parity: CopiesByPatch's sent pieces).
-  enum class Copies { all, messages, packed };
+  /// they are now, with this exchange's parity: CopiesByPatch's sent pieces), or sends
+  /// and receives them and unpacks what came (`unpacks`: the caller's last launch packed
+  /// the send buffer as for `packed` and made the on-rank copies beside).
+  enum class Copies { all, messages, packed, unpacks };
 
   CopyPlan() = default;
   /// A plan from explicit tags. Every rank passes the same owners and the tags it takes

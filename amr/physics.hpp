@@ -104,8 +104,9 @@ class Physics {
   /// The impulse of gravity over dt on the owned patches of u (in one launch):
   /// momenta += dt rho g with g = -grad phi (centred differences of component 0 of phi,
   /// the same layout, its first ghost layer filled), and the total energy gains the
-  /// kinetic energy that adds. The solver calls it after each level's solve; only
-  /// modules with gravity() implement it.
+  /// kinetic energy that adds; u's component gravity().phi takes phi (the interiors),
+  /// in the same launch. The solver calls it after each level's solve; only modules
+  /// with gravity() implement it.
   virtual void gravity_kick(const LevelGeom& /*g*/, LevelData& /*u*/,
                             const LevelData& /*phi*/, double /*dt*/) const {}
   /// The events advance() counts (none by default); the run summary prints their sums.

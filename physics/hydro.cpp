@@ -390,7 +390,7 @@ GravityFields Hydro::gravity() const {
 
 void Hydro::gravity_kick(const LevelGeom& g, LevelData& u, const LevelData& phi,
                          double dt) const {
-  hydro_gravity_kick(dim_, g, u.interiors(), u.refs(), phi.refs(), dt);
+  hydro_gravity_kick(dim_, g, u.interiors(), u.refs(), phi.refs(), dt, gravity().phi);
 }
 
 std::vector<std::string> Hydro::counter_names() const {

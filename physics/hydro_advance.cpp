@@ -9,7 +9,7 @@ namespace hydro_detail {
 template <int DIM>
 void gravity_kick(const LevelGeom& g, const BoxSet& cells,
                   const StructArray<FabRef>& u_refs, const StructArray<FabRef>& phi_refs,
-                  double dt) {
+                  double dt, int keep) {
   const double c[3] = {0.5 * dt / g.dx[0], 0.5 * dt / g.dx[1], 0.5 * dt / g.dx[2]};
   for_each_box_row(
       "hydro::gravity_kick", cells, KOKKOS_LAMBDA(int p, int j, int k, int i0, int i1) {
@@ -28,6 +28,7 @@ void gravity_kick(const LevelGeom& g, const BoxSet& cells,
             u(i, j, k, mom + d) = q[mom + d];
           }
           u(i, j, k, energy) = q[energy] + kinetic(q) - ke;
+          u(i, j, k, keep) = phi(i, j, k);
         }
       });
 }
@@ -38,11 +39,11 @@ using namespace hydro_detail;
 
 void hydro_gravity_kick(int dim, const LevelGeom& g, const BoxSet& cells,
                         const StructArray<FabRef>& u, const StructArray<FabRef>& phi,
-                        double dt) {
+                        double dt, int keep) {
   if (dim == 2) {
-    gravity_kick<2>(g, cells, u, phi, dt);
+    gravity_kick<2>(g, cells, u, phi, dt, keep);
   } else {
-    gravity_kick<3>(g, cells, u, phi, dt);
+    gravity_kick<3>(g, cells, u, phi, dt, keep);
   }
 }
 

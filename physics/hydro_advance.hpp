@@ -23,9 +23,10 @@ void hydro_advance(const HydroParams& hp, int dim, const LevelGeom& g,
 
 /// Physics::gravity_kick for the hydro module, in one launch: the momenta of the cells
 /// of `cells` (item: patch) of u gain dt rho g with g = -grad phi centred (phi:
-/// component 0, one ghost layer filled), the energy the kinetic energy that adds.
+/// component 0, one ghost layer filled), the energy the kinetic energy that adds, and
+/// u's component `keep` takes phi.
 void hydro_gravity_kick(int dim, const LevelGeom& g, const BoxSet& cells,
                         const StructArray<FabRef>& u, const StructArray<FabRef>& phi,
-                        double dt);
+                        double dt, int keep);
 
 }  // namespace pw

@@ -235,7 +235,7 @@ void CompositePoisson::cycle() {
   for (size_t l = 1; l < n; ++l) {
     Level& L = *levels_[l];
     const Level& below = *levels_[l - 1];
-    L.prolong->fill(L.up, below.e, below.e, 1.0, {Interp::linear}, zero_bcs_, comm_);
+    L.prolong->fill(L.up, below.e, below.e, 1.0, {Interp::linear}, zero_bcs_, comm_, 0);
     less_laplacian(l, L.up, &below.e);
     L.mg->correct(L.e, L.res, 1);
     // phi takes up and e (neither step above reads phi); the levels between pass up

@@ -665,12 +665,17 @@ void scale_shift(const LevelData& u, double a, double b) {
 }
 
 double scaled_copy(const LevelData& to, const LevelData& from, int comp, double a,
-                   double b) {
+                   double b, const LevelData* also, int also_comp) {
+  if (also && (also->layout() != to.layout() || also->ncomp() != 1))
+    throw std::logic_error("mg::scaled_copy: `also` of another layout or shape");
   const Refs tr = to.refs(), fr = from.refs();
+  const Refs cr = also ? also->refs() : Refs();
+  const bool copies = also != nullptr;
   return max_over_box_cells(
       "mg::scaled_copy", to.interiors(), KOKKOS_LAMBDA(int p, int i, int j, int k) {
         const double v = fr(p)(i, j, k, comp);
         tr(p)(i, j, k) = a * v + b;
+        if (copies) cr(p)(i, j, k) = fr(p)(i, j, k, also_comp);
         return magnitude(v);
       });
 }

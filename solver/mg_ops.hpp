@@ -206,9 +206,11 @@ void add_constant(const LevelData& u, double c);
 void scale_shift(const LevelData& u, double a, double b);
 /// to = a from[comp] + b on the interiors (to: one component, from: the same layout),
 /// returning max |from[comp]| over them: the bits of copy_component, max_abs and
-/// scale_shift in one launch (self-gravity's right-hand side from the density).
+/// scale_shift in one launch (self-gravity's right-hand side from the density). With
+/// `also` (one component, the same layout), also = from[also_comp] in that launch
+/// (phi's first guess from the state).
 double scaled_copy(const LevelData& to, const LevelData& from, int comp, double a,
-                   double b);
+                   double b, const LevelData* also = nullptr, int also_comp = 0);
 
 /// max |u| over the owned interiors (0 when none).
 double max_abs(const LevelData& u);

@@ -311,10 +311,7 @@ SolveReport Multigrid::solve_whole(LevelData& phi, const LevelData& f, double fl
   SolveReport rep = w.mg->solve(w.phi, w.f, floor);
   shift_ = w.mg->removed_mean();
   w.back.copy(w.phi.fabs(), phi.fabs(), comm_);
-  Kokkos::fence();
-  rep.seconds = comm_.max(MPI_Wtime() - start);
-  const double target = std::max({cfg_.rtol * rep.rhs_norm, cfg_.atol, floor});
-  announce(rep, "poisson: ", target, cfg_, comm_);
+  finish(rep, start, stop_at(rep.rhs_norm, floor));
   return rep;
 }
 
@@ -705,7 +702,7 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   }
   SolveReport rep;
   rep.rhs_norm = comm_.max(mg::max_abs(*top_f_));
-  const double target = std::max({cfg_.rtol * rep.rhs_norm, cfg_.atol, floor});
+  const double target = stop_at(rep.rhs_norm, floor);
   rep.initial_residual = residual_norm(phi, *top_f_);
   rep.final_residual = rep.initial_residual;
   top_target_ = target;
@@ -727,10 +724,18 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   top_phi_ = nullptr;
   top_f_ = nullptr;
   top_target_ = 0.0;
-  Kokkos::fence();
+  finish(rep, start, target);
+  return rep;
+}
+
+double Multigrid::stop_at(double rhs_norm, double floor) const {
+  return std::max({cfg_.rtol * rhs_norm, cfg_.atol, floor});
+}
+
+void Multigrid::finish(SolveReport& rep, double start, double target) const {
+  Kokkos::fence();  // the time of the solve's work, not of its launches
   rep.seconds = comm_.max(MPI_Wtime() - start);
   if (announces_) announce(rep, "poisson: ", target, cfg_, comm_);
-  return rep;
 }
 
 void announce(const SolveReport& rep, const std::string& what, double target,

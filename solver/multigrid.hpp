@@ -182,6 +182,11 @@ class Multigrid {
   void hold_level_whole(const LevelLayout& layout, const LevelGeom& geom, int granule);
   SolveReport solve_whole(LevelData& phi, const LevelData& f, double floor);
   void correct_whole(LevelData& e, const LevelData& r, int cycles);
+  /// The residual a solve stops at: max(rtol |f|, atol, floor).
+  double stop_at(double rhs_norm, double floor) const;
+  /// A solve's last steps on every path: a fence, its time (the slowest rank's) in rep,
+  /// its line (announce) unless this solver is a level held whole's inner one.
+  void finish(SolveReport& rep, double start, double target) const;
   /// Throws unless u (phi or e) has the whole copy's shape, which the copy back fills.
   void fits_whole(const LevelData& u) const;
   std::unique_ptr<Whole> whole_;

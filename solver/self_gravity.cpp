@@ -17,8 +17,7 @@ constexpr double kRoundOff = 1e-14;
 struct SelfGravitySolve::Cached {
   LevelLayout layout, crse_layout;
   std::unique_ptr<Multigrid> mg;
-  LevelData phi, f;              // one component each; phi with one ghost layer
-  LevelData crse_old, crse_new;  // the coarser level's phi at its t_old and t_new
+  LevelData phi, f;  // one component each; phi with one ghost layer
 };
 
 SelfGravitySolve::SelfGravitySolve(const Physics& physics, const MgConfig& cfg,
@@ -40,12 +39,6 @@ SelfGravitySolve::Cached& SelfGravitySolve::cached(Hierarchy& h, int l) {
   const IntVect one = IntVect::in_dims(L.geom.dim, 1, 0);
   c->phi = LevelData("gravity::phi", L.layout, L.geom, 1, one, comm.rank());
   c->f = LevelData("gravity::f", L.layout, L.geom, 1, IntVect{}, comm.rank());
-  if (l > 0) {
-    const Level& C = h.level(l - 1);
-    c->crse_new =
-        LevelData("gravity::crse_phi", C.layout, C.geom, 1, IntVect{}, comm.rank());
-    c->crse_old = c->crse_new.like("gravity::crse_phi_old");
-  }
   MgConfig quiet = cfg_;
   quiet.verbose = false;  // one line per coarse step instead
   c->mg = std::make_unique<Multigrid>(L.layout, L.geom, bc_, quiet, comm,
@@ -53,25 +46,23 @@ SelfGravitySolve::Cached& SelfGravitySolve::cached(Hierarchy& h, int l) {
   return *c;
 }
 
-void SelfGravitySolve::solve_level(Hierarchy& h, int l) {
+void SelfGravitySolve::solve_level(Hierarchy& h, int l, bool keep) {
   Level& L = h.level(l);
   Cached& c = cached(h, l);
   const Comm& comm = h.comm();
-  c.phi.copy_component(0, L.u_new, fields_.phi);
   // f = 4 pi G rho, less level 0's mean on the finer levels (level 0's solver removes
-  // it itself where the problem is singular, and says how much).
+  // it itself where the problem is singular, and says how much); phi's first guess is
+  // the state's phi, copied in the same launch.
   const double scale = fields_.four_pi_G, shift = l > 0 ? f_mean_ : 0.0;
   // Of 4 pi G rho, whose round-off bounds the residual.
-  const double f_max =
-      scale * mg::scaled_copy(c.f, L.u_new, fields_.density, scale, -shift);
-  if (l > 0) {
+  const double f_max = scale * mg::scaled_copy(c.f, L.u_new, fields_.density, scale,
+                                               -shift, &c.phi, fields_.phi);
+  if (l > 0) {  // the coarse phi under the coarse-fine ghosts, read from the states
     const Level& C = h.level(l - 1);
-    c.crse_old.copy_component(0, C.u_old, fields_.phi);
-    c.crse_new.copy_component(0, C.u_new, fields_.phi);
     const double span = C.t_new - C.t_old;
     const double a = span > 0 ? std::clamp((L.t_new - C.t_old) / span, 0.0, 1.0) : 1.0;
-    c.phi.fill_from_coarse(c.crse_old, c.crse_new, a, h.config().ratio(l - 1),
-                           {Interp::quadratic}, bc_.as_bcs(), comm);
+    c.phi.fill_from_coarse(C.u_old, C.u_new, a, h.config().ratio(l - 1),
+                           {Interp::quadratic}, bc_.as_bcs(), comm, fields_.phi);
   }
   const double start = MPI_Wtime();
   const SolveReport r = c.mg->solve(c.phi, c.f, kRoundOff * comm.max(f_max));  // fenced
@@ -87,14 +78,14 @@ void SelfGravitySolve::solve_level(Hierarchy& h, int l) {
   // ghosts hold the Dirichlet values the solve used).
   c.phi.fill_boundary(comm, true);
   c.phi.fill_physical_boundary(bc_.as_bcs());
-  L.u_new.copy_component(fields_.phi, c.phi, 0);
+  if (keep) L.u_new.copy_component(fields_.phi, c.phi, 0);
 }
 
 void SelfGravitySolve::at_sync(Hierarchy& h, SyncPoint when) {
   if (when == SyncPoint::built) {
     PhaseTimers::Scope timer(h.timers(), "gravity");
     for (int l = 0; l <= h.finest_level(); ++l)
-      solve_level(h, l);
+      solve_level(h, l, /*keep=*/true);
   }
   if (when != SyncPoint::restored && cfg_.verbose && h.comm().rank() == 0)
     fmt::print(
@@ -106,7 +97,7 @@ void SelfGravitySolve::at_sync(Hierarchy& h, SyncPoint when) {
 
 void SelfGravitySolve::after_level_step(Hierarchy& h, int l, double dt) {
   PhaseTimers::Scope timer(h.timers(), "gravity");
-  solve_level(h, l);
+  solve_level(h, l, /*keep=*/false);  // the kick keeps phi in the state
   Level& L = h.level(l);
   physics_.gravity_kick(L.geom, L.u_new, levels_[size_t(l)]->phi, 0.5 * dt);
 }

@@ -38,7 +38,8 @@ class SelfGravitySolve : public PoissonHook {
  private:
   struct Cached;  // a level's solver and fields, kept while its layout is
   /// Solve on level l at its t_new into its u_new's phi (the first guess).
-  void solve_level(Hierarchy& h, int l);
+  /// keep: copy phi into the state's component (else the caller's kick does).
+  void solve_level(Hierarchy& h, int l, bool keep);
   Cached& cached(Hierarchy& h, int l);
 
   const Physics& physics_;

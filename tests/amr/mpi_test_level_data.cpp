@@ -4,13 +4,15 @@
 // ghosts when asked, and has the ghosts of the patches it names on-rank filled before its
 // messages arrive, and sets a multigrid correction's coarse-fine face ghosts from the
 // cell inside when asked; coarse-fine ghosts are the quadratic interpolant in space and
-// linear in time, exact for quadratic data; average-down is the exact mean.
+// linear in time, exact for quadratic data; average-down is the exact mean, written
+// in one launch where it goes (and one more to unpack what other ranks sent).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
 
+#include "amr/launch_counter.hpp"
 #include "amr/level_data.hpp"
 #include "tests/fab_testing.hpp"
 
@@ -227,14 +229,25 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
       pw::testing::set(
           fine[p], [&](int i, int j, int, int) { return 2 * fine_q(i, j); }, F.boxes[p]);
   fine.fill_boundary(comm);
+  // The same coarse states as component 2 of states of three components, whose others
+  // are poison (reading one of them shows), filled from there where they are: the same
+  // bits.
+  LevelData s_old("s_old", C, cg, 3, g, comm.rank()), s_new = s_old.like("s_new");
+  s_old.set_val(1e30);
+  s_new.set_val(-1e30);
+  s_old.copy_component(2, c_old, 0);
+  s_new.copy_component(2, c_new, 0);
+  LevelData from_part = fine.like("from_part");
   // At time a the coarse-fine ghosts hold (1 - a) q + a 3 q = (1 + 2 a) q; the interior
   // and the side the two patches share stay 2 q. Away from a = 0.5 a swap of the old and
   // new weights shows.
   for (const double a : {0.25, 0.0, 1.0, 0.5}) {
     fine.fill_from_coarse(c_old, c_new, a, r, {Interp::quadratic}, BcSet(1), comm);
+    from_part.fill_from_coarse(s_old, s_new, a, r, {Interp::quadratic}, BcSet(1), comm,
+                               2);
     for (size_t p = 0; p < F.size(); ++p) {
       if (!fine.owns(p)) continue;
-      HostFab hf(fine[p]);
+      HostFab hf(fine[p]), hp(from_part[p]);
       const Box b = fine[p].box;
       for (int j = b.lo[1]; j <= b.hi[1]; ++j)
         for (int i = b.lo[0]; i <= b.hi[0]; ++i) {
@@ -242,6 +255,8 @@ TEST(LevelData, CoarseFineGhostsAreQuadraticInSpaceAndLinearInTime) {
           const bool in_fine = F.boxes[0].contains(at) || F.boxes[1].contains(at);
           ASSERT_NEAR(hf(i, j, 0), (in_fine ? 2 : 1 + 2 * a) * fine_q(i, j), 1e-12)
               << "a " << a << " at " << i << "," << j;
+          if (!in_fine)
+            ASSERT_EQ(hp(i, j, 0), hf(i, j, 0)) << "a " << a << " at " << i << "," << j;
         }
     }
   }
@@ -412,4 +427,60 @@ TEST(LevelData, EachRankWorksOutTheCoarseFineRegionsBesideItsPatchesOnly) {
       for (int i = b.lo[0]; i <= b.hi[0]; ++i)
         if (!F.boxes[p].contains(IntVect{i, j, 0})) ASSERT_EQ(h(i, j, 0), 1.0);
   }
+}
+
+TEST(LevelData, AverageDownWritesEachMeanWhereItGoesInOneLaunch) {
+  // A 3D level in 8^3 patches over the middle of a 16^3 coarse level in 8^3 patches,
+  // both dealt round-robin from different ranks, so that at 2 and 4 ranks most means go
+  // to another rank. Two components; every mean is the sum in the kernel's order over
+  // the cell's 8 fine cells, halved thrice: the same bits.
+  const Comm comm;
+  const LevelGeom cg = square(3, 16);
+  const IntVect r = IntVect::uniform(2);
+  const LevelLayout C =
+      round_robin(chop(cg.domain, IntVect::uniform(8), IntVect::uniform(4)), comm.size());
+  const LevelLayout F = round_robin(
+      chop(Box{{4, 4, 4}, {27, 27, 19}}, IntVect::uniform(8), IntVect::uniform(4)),
+      comm.size(), 1);
+  LevelData crse("crse", C, cg, 2, IntVect::uniform(1), comm.rank());
+  LevelData fine("fine", F, cg.refined(r), 2, IntVect::uniform(1), comm.rank());
+  const auto value = [](int i, int j, int k, int c) {
+    return std::sin(0.3 * i + 0.7 * c) * std::cos(0.2 * j - 0.1 * k) + 0.01 * k;
+  };
+  for (size_t p = 0; p < F.size(); ++p)
+    if (fine.owns(p)) pw::testing::set(fine[p], value, F.boxes[p]);
+  crse.set_val(-1.0);
+  fine.average_down_to(crse, r, comm);
+  const Box under = coarsen(Box{{4, 4, 4}, {27, 27, 19}}, r);
+  for (size_t q = 0; q < C.size(); ++q) {
+    if (!crse.owns(q)) continue;
+    HostFab h(crse[q]);
+    const Box b = C.boxes[q];
+    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+      for (int j = b.lo[1]; j <= b.hi[1]; ++j)
+        for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+          for (int c = 0; c < 2; ++c) {
+            double want = -1.0;
+            if (under.contains(IntVect{i, j, k})) {
+              double sum = 0.0;
+              for (int kk = 0; kk < 2; ++kk)
+                for (int jj = 0; jj < 2; ++jj)
+                  for (int ii = 0; ii < 2; ++ii)
+                    sum += value(2 * i + ii, 2 * j + jj, 2 * k + kk, c);
+              want = sum / 8.0;
+            }
+            ASSERT_EQ(h(i, j, k, c), want) << i << "," << j << "," << k << " c " << c;
+          }
+  }
+  // One launch averages into this rank's coarse patches and the messages; one more
+  // unpacks where this rank receives means.
+  bool receives = false;
+  for (size_t q = 0; q < C.size(); ++q)
+    for (size_t p = 0; p < F.size(); ++p)
+      receives = receives || (crse.owns(q) && !fine.owns(p) &&
+                              intersects(C.boxes[q], coarsen(F.boxes[p], r)));
+  LaunchCounter counter;
+  fine.average_down_to(crse, r, comm);
+  Kokkos::fence();
+  EXPECT_EQ(counter.launches(), receives ? 2 : 1);
 }

@@ -49,6 +49,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   const LevelGeom cg = pw::testing::unit_geom(3, 16);
   LevelLayout CL{{cg.domain}, {0}};
   LevelData crse("crse", CL, cg, 1, one, 0);
+  LevelData crse3("crse3", CL, cg, 3, one, 0);  // a state of more components
   // A refined level over the middle of the domain, cut the same way.
   LevelLayout FL;
   FL.boxes = chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(grid < 16 ? grid : 16),
@@ -133,6 +134,7 @@ std::map<std::string, long> launches_per_op(int grid) {
   });
   count("max_abs", [&] { mg::max_abs(u); });
   count("scaled_copy", [&] { mg::scaled_copy(r, u, 0, 2.0, 1.0); });
+  count("scaled_copy and a copy", [&] { mg::scaled_copy(r, u, 0, 2.0, 1.0, &f, 0); });
   count("exact_dot", [&] { mg::exact_dot(u, f, 1.0 / 8); });
   count("laplacian_max_product", [&] { mg::laplacian_max_product(r, u, s); });
   count("cg_step", [&] { mg::cg_step(u, r, 0.5, u, f); });
@@ -140,6 +142,10 @@ std::map<std::string, long> launches_per_op(int grid) {
   count("fill_from_coarse", [&] {
     fine.fill_from_coarse(crse, crse, 0.5, IntVect::uniform(2), {Interp::quadratic},
                           BcSet(1, ComponentBc()), comm);
+  });
+  count("fill_from_coarse of a component", [&] {
+    fine.fill_from_coarse(crse3, crse3, 0.5, IntVect::uniform(2), {Interp::quadratic},
+                          BcSet(1, ComponentBc()), comm, 2);
   });
   count("average_down", [&] { u.average_down_to(crse, IntVect::uniform(2), comm); });
   count("face_gradients", [&] { mg::face_gradients(ff, fine, fine_faces); });
@@ -161,12 +167,14 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
   for (const auto& [name, n] : one) {
     SCOPED_TRACE(name);
     EXPECT_GE(n, 1);
-    // The kernel; average-down also copies its averages, the coarse-fine fill first
-    // copies the coarse data under the ghosts (as the blend of the two coarse states),
-    // and reflux first copies the fine sums to the coarse side.
+    // The kernel; the coarse-fine fill first copies the coarse data under the ghosts (as
+    // the blend of the two coarse states), and reflux first copies the fine sums to the
+    // coarse side.
     EXPECT_LE(n, 2);
     EXPECT_EQ(many.at(name), n);
   }
+  // Average-down writes its averages where they go: no copy of them after.
+  EXPECT_EQ(one.at("average_down"), 1);
 }
 
 TEST(LaunchCount, AnExchangeBetweenRanksOnlyLeavesTheOnRankCopiesToTheSweep) {
@@ -272,6 +280,7 @@ TEST(LaunchCount, FreeingALevelsDataAndPlansLaunchesNothing) {
   FL.boxes = chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(8), IntVect::uniform(4));
   FL.owner.assign(FL.boxes.size(), 0);
   LevelData crse("crse", CL, cg, 1, one, 0);
+  LevelData crse3("crse3", CL, cg, 3, one, 0);  // a state of more components
   crse.set_val(1.0);
   std::optional<LevelData> u, fine, f;
   std::optional<FluxRegister> reg;

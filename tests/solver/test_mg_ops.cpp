@@ -123,6 +123,12 @@ TEST(MgOps, ScaledCopyGivesTheCopyScalingAndNormsBits) {
   mg::scale_shift(f_ref, a, b);
   expect_same_bits(f, f_ref);
   EXPECT_NE(fused, mg::max_abs(u));  // component 1, not 0
+  // With a plain copy of another component in the same launch (phi's first guess).
+  LevelData f2 = L.field(7, false), g = L.field(8, false), g_ref = L.field(9, false);
+  EXPECT_EQ(mg::scaled_copy(f2, two, 1, a, b, &g, 0), fused);
+  expect_same_bits(f2, f);
+  g_ref.copy_component(0, two, 0);
+  expect_same_bits(g, g_ref);
 }
 
 TEST(MgOps, SweepsMakingTheirOwnGhostCopiesGiveTheExchangeAndSweepsBits) {
