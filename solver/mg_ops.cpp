@@ -652,8 +652,12 @@ double cg_step(const LevelData& x, const LevelData& r, double alpha, const Level
       });
 }
 
-void add_constant(const LevelData& u, double c) {
-  scale_shift(u, 1.0, c);
+void add_constant(const LevelData& u, double c, bool ghosts) {
+  if (!ghosts) return scale_shift(u, 1.0, c);
+  const Refs ur = u.refs();
+  for_each_box_cell(
+      "mg::add_constant", u.fab_boxes(),
+      KOKKOS_LAMBDA(int p, int i, int j, int k) { ur(p)(i, j, k) += c; });
 }
 
 void scale_shift(const LevelData& u, double a, double b) {

@@ -201,7 +201,9 @@ void xpby(const LevelData& p, const LevelData& r, double beta);
 /// layout.
 double cg_step(const LevelData& x, const LevelData& r, double alpha, const LevelData& p,
                const LevelData& q);
-void add_constant(const LevelData& u, double c);
+/// u += c on the interiors, or with `ghosts` on every cell of the owned fabs (a ghost
+/// that held its neighbour's value then holds the neighbour's new value, bit for bit).
+void add_constant(const LevelData& u, double c, bool ghosts = false);
 /// u = a u + b on the interiors (component 0).
 void scale_shift(const LevelData& u, double a, double b);
 /// to = a from[comp] + b on the interiors (to: one component, from: the same layout),

@@ -718,8 +718,9 @@ SolveReport Multigrid::solve(LevelData& phi, const LevelData& f, double floor) {
   }
   rep.converged = rep.finite() && rep.final_residual <= target;
   if (singular_ && rep.cycles > 0) {  // fix the level of phi: zero mean (a guess that
-                                      // already converged is left bit for bit)
-    mg::add_constant(phi, -mean(phi));
+                                      // already converged is left bit for bit), its
+                                      // ghosts too, which stay their neighbours'
+    mg::add_constant(phi, -mean(phi), /*ghosts=*/true);
   }
   top_phi_ = nullptr;
   top_f_ = nullptr;

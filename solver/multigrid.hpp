@@ -78,7 +78,10 @@ class Multigrid {
   /// mean. Stops at residual max(rtol |f|, atol, floor): floor is the caller's round-off
   /// level, where f is a difference of larger numbers (self-gravity's 4 pi G (rho -
   /// mean)). Prints one line (rank 0) when cfg.verbose. Throws RunFailure when it does
-  /// not converge and cfg.fail_on_divergence. Collective.
+  /// not converge and cfg.fail_on_divergence. On return phi's ghosts beside other
+  /// patches' faces (periodic images included) hold those patches' values, as
+  /// phi.fill_boundary(comm, true) would set them: the last residual norm's exchange
+  /// left them so (of one colour, after a last sweep of the other). Collective.
   SolveReport solve(LevelData& phi, const LevelData& f, double floor = 0.0);
 
   /// An approximate correction for the composite solve (solver/composite_poisson.hpp):

@@ -74,9 +74,9 @@ void SelfGravitySolve::solve_level(Hierarchy& h, int l, bool keep) {
   step_cycles_ += r.cycles;
   step_seconds_ += r.seconds;
   if (r.rhs_norm > 0) step_worst_ = std::max(step_worst_, r.final_residual / r.rhs_norm);
-  // phi's same-level and wall ghosts for the kick's centred differences (its coarse-fine
-  // ghosts hold the Dirichlet values the solve used).
-  c.phi.fill_boundary(comm, true);
+  // The kick's centred differences read phi's face ghosts: those beside other patches
+  // hold their values already (Multigrid::solve), the coarse-fine ones the Dirichlet
+  // values the solve used; those beyond walls are set here.
   c.phi.fill_physical_boundary(bc_.as_bcs());
   if (keep) L.u_new.copy_component(fields_.phi, c.phi, 0);
 }
