@@ -58,8 +58,9 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
   const auto part = [&](const LevelData& u) {
     return whole ? std::vector<Fab>() : component_window(u.fabs(), crse_comp, nc);
   };
-  const std::vector<Fab> old_part = a < 1.0 ? part(crse_old) : std::vector<Fab>();
-  const std::vector<Fab> new_part = a > 0.0 ? part(crse_new) : std::vector<Fab>();
+  // Each state's windows unless its weight is exactly 0, as the copy below reads them.
+  const std::vector<Fab> old_part = a != 1.0 ? part(crse_old) : std::vector<Fab>();
+  const std::vector<Fab> new_part = a != 0.0 ? part(crse_new) : std::vector<Fab>();
   const std::vector<Fab>& x = whole ? crse_old.fabs() : old_part;
   const std::vector<Fab>& y = whole ? crse_new.fabs() : new_part;
   // Between the coarse states, blended as the copy reads them: one message and one pass.

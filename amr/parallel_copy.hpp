@@ -81,8 +81,10 @@ class CopyPlan {
   /// Execute in two phases so that the caller can work while messages fly: begin() posts
   /// the receives, packs and sends, and does the on-rank copies; finish() waits and
   /// unpacks in the plan's order (which = Copies::messages: neither, the caller's launch
-  /// makes them; Copies::packed: nor the pack, the caller's last launch made it; a
-  /// logic_error where no launch was lent the send buffer). src[n] / dst[n] must be
+  /// makes them; Copies::packed: nor the pack, the caller's last launch made it;
+  /// Copies::unpacks: the caller's last launch packed and made the on-rank copies, and
+  /// finish() unpacks; for either of the last two a logic_error where no launch was lent
+  /// the send buffer). src[n] / dst[n] must be
   /// allocated on their owners
   /// (others may be empty), keep the same component count, and must not change between
   /// the two calls. One exchange of a plan at a time; plans in flight together must use
@@ -141,7 +143,7 @@ class CopyPlan {
   /// exchange of more components is refused).
   Kokkos::View<double*> receive_buffer(int ncomp);
   /// The device buffer an exchange of `ncomp` components sends from, for a launch that
-  /// packs it (Copies::packed): as receive_buffer().
+  /// packs it (Copies::packed or unpacks): as receive_buffer().
   Kokkos::View<double*> send_buffer(int ncomp);
   /// The destination patches that receive cells from another rank (ascending).
   std::vector<int> receiving_patches() const;

@@ -36,8 +36,8 @@ struct EllipticFields {
 
 /// A module whose matter feels its own gravity: after each level step the solver finds
 /// lap(phi) = four_pi_G (rho - rho_mean) on that level (rho_mean: the domain's mean
-/// where the walls leave the problem singular, else 0), keeps phi in component `phi`
-/// and calls gravity_kick(). phi < 0: no self-gravity.
+/// where the walls leave the problem singular, else 0) and calls gravity_kick(), which
+/// keeps phi in component `phi` of the state. phi < 0: no self-gravity.
 struct GravityFields {
   int phi = -1, density = -1;
   double four_pi_G = 0;

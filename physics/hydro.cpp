@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace pw {
 
@@ -390,6 +391,8 @@ GravityFields Hydro::gravity() const {
 
 void Hydro::gravity_kick(const LevelGeom& g, LevelData& u, const LevelData& phi,
                          double dt) const {
+  if (!hp_.gravity)  // no component keeps phi
+    throw std::logic_error("Hydro::gravity_kick: hydro.gravity is off");
   hydro_gravity_kick(dim_, g, u.interiors(), u.refs(), phi.refs(), dt, gravity().phi);
 }
 

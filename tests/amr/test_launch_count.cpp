@@ -206,7 +206,7 @@ TEST(LaunchCount, AnExchangeBetweenRanksOnlyLeavesTheOnRankCopiesToTheSweep) {
 
 /// Launches of what a regrid sets up for a periodic 32^3 level cut into `grid`^3 patches
 /// over a 16^3 coarse level: the level's data (zeroed), its first coarse-fine fill and
-/// average-down (which build their plans and scratch), tags set on every cell and
+/// average-down (which build their plans), tags set on every cell and
 /// compacted, and the blocks they reach.
 std::map<std::string, long> setup_launches(int grid) {
   const Comm comm(MPI_COMM_SELF);
@@ -280,7 +280,6 @@ TEST(LaunchCount, FreeingALevelsDataAndPlansLaunchesNothing) {
   FL.boxes = chop(Box{{8, 8, 8}, {23, 23, 23}}, IntVect::uniform(8), IntVect::uniform(4));
   FL.owner.assign(FL.boxes.size(), 0);
   LevelData crse("crse", CL, cg, 1, one, 0);
-  LevelData crse3("crse3", CL, cg, 3, one, 0);  // a state of more components
   crse.set_val(1.0);
   std::optional<LevelData> u, fine, f;
   std::optional<FluxRegister> reg;
