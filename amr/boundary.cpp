@@ -69,7 +69,7 @@ WallFill::WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes)
     }
 }
 
-const StructArray<FaceBc>& WallFill::table(const BcSet& bcs) {
+const StructArray<FaceBc>& WallFill::conditions(const BcSet& bcs) {
   for (const Table& t : tables_)
     if (same_conditions(t.bcs, bcs)) return t.faces;
   // A field is filled with one or two sets of conditions (multigrid: the problem's and
@@ -88,7 +88,7 @@ const StructArray<FaceBc>& WallFill::table(const BcSet& bcs) {
 void WallFill::apply(const StructArray<FabRef>& refs, const BcSet& bcs) {
   const int nc = int(bcs.size());
   if (!any_ || nc == 0) return;
-  const StructArray<FaceBc> faces = table(bcs);
+  const StructArray<FaceBc> faces = conditions(bcs);
   // Direction by direction, so that edges and corners take the later direction's rule
   // (they read ghost cells the earlier one wrote); the two sides one after the other,
   // as on a domain narrower than the ghost layers one side's mirror cells are the

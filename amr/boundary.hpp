@@ -97,6 +97,11 @@ class WallFill {
   WallFill(const LevelGeom& geom, const std::vector<Box>& fab_boxes);
   /// Fill the fabs refs(n) (n as in fab_boxes) by bcs (bcs.size() == their components).
   void apply(const StructArray<FabRef>& refs, const BcSet& bcs);
+  /// Whether some fab reaches beyond a wall.
+  bool any() const { return any_; }
+  /// bcs on the device, for team_fill_fab_walls: face (d, side)'s condition of component
+  /// c at (2 d + side) bcs.size() + c.
+  const StructArray<FaceBc>& conditions(const BcSet& bcs);
 
  private:
   LevelGeom geom_;
@@ -107,7 +112,6 @@ class WallFill {
     StructArray<FaceBc> faces;  // (2 d + side) * ncomp + c
   };
   std::vector<Table> tables_;
-  const StructArray<FaceBc>& table(const BcSet& bcs);
 };
 
 /// The ghost cells of fab_box beyond face (d, side) of the domain (edges and corners
@@ -167,6 +171,27 @@ KOKKOS_INLINE_FUNCTION void team_fill_walls(const TeamMember& m, const LevelGeom
                     fill_wall_row(geom, d, side, f, fab.a, j, k, i0, i1);
                   });
       });
+      m.team_barrier();
+    }
+}
+
+/// Within a team: fab a's (box fab_box) cells beyond the walls, components [0, nc) by
+/// `faces` (WallFill::conditions), as WallFill::apply fills them: each non-periodic
+/// direction's sides in turn, a barrier after each. For a launch that fills a patch's
+/// other cells first and then reads its walls' ghosts.
+KOKKOS_INLINE_FUNCTION void team_fill_fab_walls(const TeamMember& m,
+                                                const LevelGeom& geom,
+                                                const StructArray<FaceBc>& faces, int nc,
+                                                const FabRef& a, const Box& fab_box) {
+  for (int d = 0; d < geom.dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      if (geom.periodic[d]) continue;
+      const int first = (2 * d + side) * nc;
+      team_rows(
+          m, ghosts_beyond(geom, fab_box, d, side), [&](int j, int k, int i0, int i1) {
+            for (int c = 0; c < nc; ++c)
+              fill_wall_row(geom, d, side, faces(first + c), a.comp(c), j, k, i0, i1);
+          });
       m.team_barrier();
     }
 }

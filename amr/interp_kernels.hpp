@@ -2,8 +2,11 @@
 // (coarse to fine) and volume averaging (fine to coarse).
 #pragma once
 
+#include <type_traits>
+
 #include "amr/fab.hpp"
 #include "amr/field3.hpp"
+#include "amr/interpolate.hpp"
 
 namespace pw {
 
@@ -222,6 +225,81 @@ KOKKOS_FORCEINLINE_FUNCTION void interp_whole_block(const A& crse, const A& fine
             u0 + slope[0] * ((ii + 0.5) / r[0] - 0.5) + yj + zk;
     }
   }
+}
+
+/// Coarse cell (i, j, k)'s fine cells in `region`, components [n0, n1) by KIND (one run
+/// of interpolate_regions): the linear kinds and gas states through their whole-block
+/// kernels where all the cell's fine cells lie in the region (R a FixedRatio:
+/// unrolled), through the per-cell ones elsewhere (a region thinner than a coarse cell).
+template <int DIM, Interp KIND, class R>
+KOKKOS_FORCEINLINE_FUNCTION void interp_region_cell(const FabRef& crse,
+                                                    const FabRef& fine, const Box& region,
+                                                    int i, int j, int k, int n0, int n1,
+                                                    const R& r) {
+  const IntVect rv{r[0], r[1], r[2]};
+  if constexpr (KIND == Interp::quadratic) {
+    for (int m = n0; m < n1; ++m)
+      interp_quadratic_cell(crse, fine, i, j, k, m, rv, DIM, region);
+  } else {
+    const IntVect lo{i * r[0], j * r[1], k * r[2]};
+    const IntVect hi{lo[0] + r[0] - 1, lo[1] + r[1] - 1, lo[2] + r[2] - 1};
+    const bool whole = region.contains(lo) && region.contains(hi);
+    if constexpr (KIND == Interp::gas_state) {
+      if (whole)
+        interp_gas_block<DIM>(crse, fine, i, j, k, n0, r);
+      else
+        interp_gas_cell<DIM>(crse, fine, i, j, k, n0, rv, region);
+    } else {
+      constexpr bool limit = KIND == Interp::conservative_linear;
+      for (int m = n0; m < n1; ++m) {
+        if (whole)
+          interp_whole_block<DIM>(crse, fine, i, j, k, m, r, limit);
+        else
+          interp_coarse_cell(crse, fine, i, j, k, m, rv, DIM, region, limit);
+      }
+    }
+  }
+}
+
+/// f(std::integral_constant<Interp, kind>{}): kernels templated on the kind.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION void with_kind(Interp kind, const F& f) {
+  switch (kind) {
+    case Interp::conservative_linear:
+      f(std::integral_constant<Interp, Interp::conservative_linear>{});
+      return;
+    case Interp::linear:
+      f(std::integral_constant<Interp, Interp::linear>{});
+      return;
+    case Interp::quadratic:
+      f(std::integral_constant<Interp, Interp::quadratic>{});
+      return;
+    case Interp::gas_state:
+      f(std::integral_constant<Interp, Interp::gas_state>{});
+      return;
+  }
+}
+
+/// f(std::integral_constant<int, DIM>, r) with r the ratio as a FixedRatio for the usual
+/// ratios, whose loops over a coarse cell's fine cells then unroll (the coarse-fine
+/// interpolation was 9% of the 3D benchmark's time with the ratio read at run time),
+/// else as the IntVect.
+template <class F>
+void with_ratio(int dim, const IntVect& ratio, const F& f) {
+  using D2 = std::integral_constant<int, 2>;
+  using D3 = std::integral_constant<int, 3>;
+  if (dim == 3 && ratio == IntVect{2, 2, 2})
+    f(D3{}, FixedRatio<2, 2, 2>{});
+  else if (dim == 2 && ratio == IntVect{2, 2, 1})
+    f(D2{}, FixedRatio<2, 2, 1>{});
+  else if (dim == 3 && ratio == IntVect{4, 4, 4})
+    f(D3{}, FixedRatio<4, 4, 4>{});
+  else if (dim == 2 && ratio == IntVect{4, 4, 1})
+    f(D2{}, FixedRatio<4, 4, 1>{});
+  else if (dim == 3)
+    f(D3{}, ratio);
+  else
+    f(D2{}, ratio);
 }
 
 /// The mean of the fine cells under each coarse cell i0 .. i1 of row (j, k), component

@@ -98,80 +98,18 @@ void average_pieces(const StructArray<FabRef>& fine, const StructArray<FabRef>& 
       });
 }
 
-/// The arguments of an interpolation over many regions.
-struct Regions {
-  StructArray<FabRef> crse, fine;
-  StructArray<FineRegion> regions;
-  BoxSet cells;
-  int n0, n1;  // components [n0, n1)
-  bool limit;  // linear kinds: MC-limited slopes
-};
-
-/// f(std::integral_constant<int, DIM>, r) with r the ratio as a FixedRatio for the usual
-/// ratios, whose loops over a coarse cell's fine cells then unroll (the coarse-fine
-/// interpolation was 9% of the 3D benchmark's time with the ratio read at run time),
-/// else as the IntVect.
-template <class F>
-void with_ratio(int dim, const IntVect& ratio, const F& f) {
-  using D2 = std::integral_constant<int, 2>;
-  using D3 = std::integral_constant<int, 3>;
-  if (dim == 3 && ratio == IntVect{2, 2, 2})
-    f(D3{}, FixedRatio<2, 2, 2>{});
-  else if (dim == 2 && ratio == IntVect{2, 2, 1})
-    f(D2{}, FixedRatio<2, 2, 1>{});
-  else if (dim == 3 && ratio == IntVect{4, 4, 4})
-    f(D3{}, FixedRatio<4, 4, 4>{});
-  else if (dim == 2 && ratio == IntVect{4, 4, 1})
-    f(D2{}, FixedRatio<4, 4, 1>{});
-  else if (dim == 3)
-    f(D3{}, ratio);
-  else
-    f(D2{}, ratio);
-}
-
-/// Linear interpolation with ratio r, a FixedRatio (loops unrolled) or an IntVect: the
-/// coarse cells whose fine cells all lie in their region take interp_whole_block, the
-/// others (a region thinner than a coarse cell) interp_coarse_cell.
-template <int DIM, class R>
-void interpolate_linear(const Regions& a, const R& r) {
-  const auto crse = a.crse, fine = a.fine;
-  const auto regions = a.regions;
-  const int n0 = a.n0, n1 = a.n1;
-  const bool limit = a.limit;
-  const IntVect rv{r[0], r[1], r[2]};
+/// One run of components [n0, n1) of one kind over the regions, one launch (R: the
+/// ratio, FixedRatio for the usual ones).
+template <int DIM, Interp KIND, class R>
+void interpolate_run(const char* label, const StructArray<FabRef>& crse,
+                     const StructArray<FabRef>& fine,
+                     const StructArray<FineRegion>& regions, const BoxSet& cells, int n0,
+                     int n1, const R& r) {
   for_each_box_cell(
-      "amr::interpolate_to_fine", a.cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
+      label, cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
         const FineRegion g = regions(n);
-        const IntVect lo{i * r[0], j * r[1], k * r[2]};
-        const IntVect hi{lo[0] + r[0] - 1, lo[1] + r[1] - 1, lo[2] + r[2] - 1};
-        const bool whole = g.box.contains(lo) && g.box.contains(hi);
-        for (int m = n0; m < n1; ++m) {
-          if (whole)
-            interp_whole_block<DIM>(crse(g.patch), fine(g.patch), i, j, k, m, r, limit);
-          else
-            interp_coarse_cell(crse(g.patch), fine(g.patch), i, j, k, m, rv, DIM, g.box,
-                               limit);
-        }
-      });
-}
-
-/// As interpolate_linear, for gas states: whole blocks through interp_gas_block, the
-/// others through interp_gas_cell.
-template <int DIM, class R>
-void interpolate_gas(const Regions& a, const R& r) {
-  const auto crse = a.crse, fine = a.fine;
-  const auto regions = a.regions;
-  const int n0 = a.n0;
-  const IntVect rv{r[0], r[1], r[2]};
-  for_each_box_cell(
-      "amr::interpolate_gas_state", a.cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
-        const FineRegion g = regions(n);
-        const IntVect lo{i * r[0], j * r[1], k * r[2]};
-        const IntVect hi{lo[0] + r[0] - 1, lo[1] + r[1] - 1, lo[2] + r[2] - 1};
-        if (g.box.contains(lo) && g.box.contains(hi))
-          interp_gas_block<DIM>(crse(g.patch), fine(g.patch), i, j, k, n0, r);
-        else
-          interp_gas_cell<DIM>(crse(g.patch), fine(g.patch), i, j, k, n0, rv, g.box);
+        interp_region_cell<DIM, KIND>(crse(g.patch), fine(g.patch), g.box, i, j, k, n0,
+                                      n1, r);
       });
 }
 
@@ -181,38 +119,22 @@ void interpolate_regions(const StructArray<FabRef>& crse, const StructArray<FabR
                          const StructArray<FineRegion>& regions, const BoxSet& cells,
                          const IntVect& ratio, int dim, const std::vector<Interp>& interp,
                          int nc) {
-  using namespace interp_detail;
-  const IntVect r = ratio;
   for (int c0 = 0; c0 < nc;) {
     int c1 = c0 + 1;
     while (c1 < nc && interp[size_t(c1)] == interp[size_t(c0)])
       ++c1;
-    const int n0 = c0, n1 = c1;
     const Interp kind = interp[size_t(c0)];
-    c0 = c1;
-    if (kind == Interp::quadratic) {
-      for_each_box_cell(
-          "amr::interpolate_quadratic", cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
-            const FineRegion g = regions(n);
-            for (int m = n0; m < n1; ++m)
-              interp_quadratic_cell(crse(g.patch), fine(g.patch), i, j, k, m, r, dim,
-                                    g.box);
-          });
-      continue;
-    }
-    if (kind == Interp::gas_state) {
-      check_gas_run(n0, n1);
-      const Regions gas{crse, fine, regions, cells, n0, n1, true};
-      with_ratio(dim, ratio, [&](auto d, const auto& r) {
-        interpolate_gas<decltype(d)::value>(gas, r);
-      });
-      continue;
-    }
-    const Regions lin{
-        crse, fine, regions, cells, n0, n1, kind == Interp::conservative_linear};
+    if (kind == Interp::gas_state) check_gas_run(c0, c1);
+    const char* label = kind == Interp::quadratic   ? "amr::interpolate_quadratic"
+                        : kind == Interp::gas_state ? "amr::interpolate_gas_state"
+                                                    : "amr::interpolate_to_fine";
     with_ratio(dim, ratio, [&](auto d, const auto& r) {
-      interpolate_linear<decltype(d)::value>(lin, r);
+      with_kind(kind, [&](auto k) {
+        interp_detail::interpolate_run<decltype(d)::value, decltype(k)::value>(
+            label, crse, fine, regions, cells, c0, c1, r);
+      });
     });
+    c0 = c1;
   }
 }
 

@@ -1,7 +1,11 @@
 #include "amr/level_plans.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "amr/box_set.hpp"
 #include "amr/device_array.hpp"
+#include "amr/interp_kernels.hpp"
 #include "amr/level_data.hpp"
 
 namespace pw {
@@ -10,9 +14,9 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
                                const std::vector<BoxList>& cf_regions,
                                const LevelLayout& crse, const LevelGeom& crse_geom,
                                const IntVect& ratio, int my_rank)
-    : ratio_(ratio), dim_(fine.geom().dim) {
+    : ratio_(ratio), crse_geom_(crse_geom) {
   const size_t n = fine.size();
-  const IntVect one = IntVect::in_dims(dim_, 1, 0);
+  const IntVect one = IntVect::in_dims(fine.geom().dim, 1, 0);
   crse_regions_.assign(n, BoxList());
   std::vector<Box> scratch(n);  // the coarse scratch fabs of owned patches
   for (size_t p = 0; p < n; ++p) {
@@ -31,19 +35,67 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
       periodic_shifts(crse_geom.domain, crse_geom.periodic);
   plan_ =
       CopyPlan::intersecting(crse, crse_regions_, fine.layout().owner, shifts, my_rank);
+  // The launch's pieces, by fine patch: the on-rank copies, then what comes.
+  std::vector<std::vector<CopyPlan::Piece>> of_patch(n);
+  for (const CopyTag& t : plan_.on_rank_tags())
+    of_patch[size_t(t.dst)].push_back(
+        {t.src, t.dst, -1, t.box, t.shift, t.scale, t.shift2, t.scale2});
+  const int nc = fine.ncomp();
+  for (const CopyPlan::Received& r : plan_.received(nc))
+    of_patch[size_t(r.dst)].push_back({-1, r.dst, r.at / nc, r.box});
+  std::vector<CopyPlan::Piece> pieces;
+  std::vector<int> first(n + 1, 0);
+  for (size_t p = 0; p < n; ++p) {
+    pieces.insert(pieces.end(), of_patch[p].begin(), of_patch[p].end());
+    first[p + 1] = int(pieces.size());
+  }
+  pieces_ = device_copy("CoarseFineFill::pieces", pieces);
+  first_ = device_copy("CoarseFineFill::first", first);
+  if (plan_.messages()) received_ = plan_.receive_buffer(nc);
   refs_ = fab_refs(crse_);
+  boxes_ = device_copy("CoarseFineFill::boxes", scratch);
   walls_ = WallFill(crse_geom, scratch);
+  std::vector<int> patches;
   std::vector<Box> cells;
+  std::vector<int> cell_patch;
   std::vector<FineRegion> regions;
   for (size_t p = 0; p < n; ++p) {
-    if (!fine.owns(p)) continue;
+    if (!fine.owns(p) || cf_regions[p].empty()) continue;
+    patches.push_back(int(p));
     for (const Box& b : cf_regions[p]) {
       regions.push_back({int(p), b});
       cells.push_back(coarsen(b, ratio));
+      cell_patch.push_back(int(p));
     }
   }
+  patches_ = device_copy("CoarseFineFill::patches", patches);
   region_cells_ = BoxSet(cells);
+  cells_of_patch_ =
+      device_copy("CoarseFineFill::cell_runs", item_runs(cells, cell_patch, n));
   regions_ = device_copy("CoarseFineFill::regions", regions);
+}
+
+const StructArray<InterpRun>& CoarseFineFill::runs(const std::vector<Interp>& interp,
+                                                   int nc) {
+  if (interp.size() < size_t(nc))
+    throw std::logic_error(
+        "CoarseFineFill: an interpolation for each component expected");
+  const std::vector<Interp> kinds(interp.begin(), interp.begin() + nc);
+  if (kinds == runs_for_) return runs_;
+  std::vector<InterpRun> host;
+  for (int c0 = 0; c0 < nc;) {
+    int c1 = c0 + 1;
+    while (c1 < nc && kinds[size_t(c1)] == kinds[size_t(c0)])
+      ++c1;
+    if (kinds[size_t(c0)] == Interp::gas_state && c1 - c0 != gas_state_ncomp)
+      throw std::logic_error("Interp::gas_state is for runs of " +
+                             std::to_string(gas_state_ncomp) + " components");
+    host.push_back({kinds[size_t(c0)], c0, c1});
+    c0 = c1;
+  }
+  runs_ = device_copy("CoarseFineFill::runs", host);
+  runs_for_ = kinds;
+  return runs_;
 }
 
 void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
@@ -58,21 +110,52 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
   const auto part = [&](const LevelData& u) {
     return whole ? std::vector<Fab>() : component_window(u.fabs(), crse_comp, nc);
   };
-  // Each state's windows unless its weight is exactly 0, as the copy below reads them.
+  // Each state's windows unless its weight is exactly 0, as the pack below reads them.
   const std::vector<Fab> old_part = a != 1.0 ? part(crse_old) : std::vector<Fab>();
   const std::vector<Fab> new_part = a != 0.0 ? part(crse_new) : std::vector<Fab>();
   const std::vector<Fab>& x = whole ? crse_old.fabs() : old_part;
   const std::vector<Fab>& y = whole ? crse_new.fabs() : new_part;
-  // Between the coarse states, blended as the copy reads them: one message and one pass.
+  // The messages, blended between the coarse states as the sender packs them (one
+  // message and one pass); the launch below makes the on-rank copies and unpacks.
+  using Copies = CopyPlan::Copies;
   if (a == 0.0)
-    plan_.copy(x, crse_, comm, tag);
+    plan_.begin(x, crse_, comm, tag, -1, Copies::messages);
   else if (a == 1.0)
-    plan_.copy(y, crse_, comm, tag);
+    plan_.begin(y, crse_, comm, tag, -1, Copies::messages);
   else
-    plan_.copy(CopyPlan::Blend{x, y, a}, crse_, comm, tag);
-  walls_.apply(refs_, crse_bcs);
-  interpolate_regions(refs_, fine.refs(), regions_, region_cells_, ratio_, dim_, interp,
-                      fine.ncomp());
+    plan_.begin(CopyPlan::Blend{x, y, a}, crse_, comm, tag, Copies::messages);
+  plan_.finish(crse_, comm);
+  CoarseFineLaunch L;
+  L.nc = nc;
+  L.patches = patches_;
+  L.pieces = pieces_;
+  L.first = first_;
+  L.received = received_.data();
+  // The states read in place (components from crse_comp on): the one of weight 1, or
+  // both.
+  const bool blend = a != 0.0 && a != 1.0;
+  L.x = (a == 1.0 ? crse_new : crse_old).refs();
+  L.y = blend ? crse_new.refs() : L.x;
+  L.blend = blend;
+  L.w = a;
+  L.crse_comp = crse_comp;
+  L.scratch = refs_;
+  L.walls = walls_.any() && !crse_bcs.empty();
+  L.geom = crse_geom_;
+  if (L.walls) {
+    if (crse_bcs.size() != size_t(nc))
+      throw std::logic_error("CoarseFineFill: a condition for each component expected");
+    L.faces = walls_.conditions(crse_bcs);
+  }
+  L.scratch_boxes = boxes_;
+  L.fine = fine.refs();
+  L.regions = regions_;
+  L.cells = region_cells_;
+  L.cells_of_patch = cells_of_patch_;
+  L.runs = runs(interp, nc);
+  L.nruns = int(L.runs.extent(0));
+  L.ratio = ratio_;
+  coarse_fine_launch(L);
 }
 
 AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
@@ -92,13 +175,10 @@ AverageDown::AverageDown(const LevelData& fine, const LevelLayout& crse,
   const std::vector<CopyPlan::Piece> sent = plan_.sent();
   for (const CopyPlan::Piece& s : sent)
     pieces.push_back({s.from, -1, s.buf_cell, s.box});
-  std::vector<Box> cells;
-  std::vector<int> items;
-  for (const AveragePiece& pc : pieces) {
+  std::vector<Box> cells;  // box n is piece n's (BoxSet's default items)
+  for (const AveragePiece& pc : pieces)
     cells.push_back(pc.box);
-    items.push_back(int(cells.size()) - 1);
-  }
-  cells_ = BoxSet(cells, items);
+  cells_ = BoxSet(cells);
   pieces_ = device_copy("AverageDown::pieces", pieces);
   if (!sent.empty()) sent_ = plan_.send_buffer(ncomp_);
 }

@@ -433,8 +433,9 @@ void CopyPlan::begin(const std::vector<Fab>& src, std::vector<Fab>& dst, const C
   begin(src, nullptr, 0.0, &dst, components(src, dst), comm, tag, parity, which);
 }
 
-void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag) {
-  begin(src.x, &src.y, src.w, &dst, components(src.x, dst), comm, tag, -1, Copies::all);
+void CopyPlan::begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag,
+                     Copies which) {
+  begin(src.x, &src.y, src.w, &dst, components(src.x, dst), comm, tag, -1, which);
 }
 
 void CopyPlan::begin_messages(const std::vector<Fab>& src, int ncomp, const Comm& comm,

@@ -103,7 +103,8 @@ class CopyPlan {
     const std::vector<Fab>& y;
     double w;
   };
-  void begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag = 7);
+  void begin(const Blend& src, std::vector<Fab>& dst, const Comm& comm, int tag = 7,
+             Copies which = Copies::all);
   /// The messages only, of fields of `ncomp` components (a begin() of Copies::messages
   /// with no destination fabs): for a launch that reads the on-rank tags' sources and
   /// the receive buffer where they are, after finish() (of any dst).

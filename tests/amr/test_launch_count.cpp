@@ -167,14 +167,16 @@ TEST(LaunchCount, LevelOperationsDoNotScaleWithPatches) {
   for (const auto& [name, n] : one) {
     SCOPED_TRACE(name);
     EXPECT_GE(n, 1);
-    // The kernel; the coarse-fine fill first copies the coarse data under the ghosts (as
-    // the blend of the two coarse states), and reflux first copies the fine sums to the
-    // coarse side.
+    // The kernel; reflux first copies the fine sums to the coarse side.
     EXPECT_LE(n, 2);
     EXPECT_EQ(many.at(name), n);
   }
   // Average-down writes its averages where they go: no copy of them after.
   EXPECT_EQ(one.at("average_down"), 1);
+  // The coarse-fine fill copies the coarse data under the ghosts (the blend of the two
+  // coarse states) and interpolates in the same launch.
+  EXPECT_EQ(one.at("fill_from_coarse"), 1);
+  EXPECT_EQ(one.at("fill_from_coarse of a component"), 1);
 }
 
 TEST(LaunchCount, AnExchangeBetweenRanksOnlyLeavesTheOnRankCopiesToTheSweep) {
