@@ -1,7 +1,8 @@
 // The coarse-fine fill's one launch: a team per fine patch copies the coarse data under
 // the patch's ghosts into the patch's scratch fab, fills the scratch's cells beyond the
-// walls, and interpolates the ghosts from it. The three stages were three launches
-// (four to nine with walls), each a pass over every scratch fab.
+// walls, and interpolates the ghosts from it. The stages were launches of their own
+// (the copies, the unpacking, each wall face, each run of components), each a pass over
+// every scratch fab.
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -100,16 +100,20 @@ void average_pieces(const StructArray<FabRef>& fine, const StructArray<FabRef>& 
 
 /// One run of components [n0, n1) of one kind over the regions, one launch (R: the
 /// ratio, FixedRatio for the usual ones).
-template <int DIM, Interp KIND, class R>
+template <int DIM, class R>
 void interpolate_run(const char* label, const StructArray<FabRef>& crse,
                      const StructArray<FabRef>& fine,
-                     const StructArray<FineRegion>& regions, const BoxSet& cells, int n0,
-                     int n1, const R& r) {
+                     const StructArray<FineRegion>& regions, const BoxSet& cells,
+                     Interp kind, int n0, int n1, const R& r) {
+  // The kind chosen in the kernel (a branch the whole launch takes alike): with_kind
+  // runs on the device, and a host callback through it is refused there.
   for_each_box_cell(
       label, cells, KOKKOS_LAMBDA(int n, int i, int j, int k) {
         const FineRegion g = regions(n);
-        interp_region_cell<DIM, KIND>(crse(g.patch), fine(g.patch), g.box, i, j, k, n0,
-                                      n1, r);
+        with_kind(kind, [&](auto kd) {
+          interp_region_cell<DIM, decltype(kd)::value>(crse(g.patch), fine(g.patch),
+                                                       g.box, i, j, k, n0, n1, r);
+        });
       });
 }
 
@@ -129,10 +133,8 @@ void interpolate_regions(const StructArray<FabRef>& crse, const StructArray<FabR
                         : kind == Interp::gas_state ? "amr::interpolate_gas_state"
                                                     : "amr::interpolate_to_fine";
     with_ratio(dim, ratio, [&](auto d, const auto& r) {
-      with_kind(kind, [&](auto k) {
-        interp_detail::interpolate_run<decltype(d)::value, decltype(k)::value>(
-            label, crse, fine, regions, cells, c0, c1, r);
-      });
+      interp_detail::interpolate_run<decltype(d)::value>(label, crse, fine, regions,
+                                                         cells, kind, c0, c1, r);
     });
     c0 = c1;
   }
