@@ -14,12 +14,6 @@
 
 namespace pw {
 
-/// Components [n0, n1) interpolated by `kind`.
-struct InterpRun {
-  Interp kind = Interp::conservative_linear;
-  int n0 = 0, n1 = 0;
-};
-
 /// What the launch reads and writes; scratch fabs and fine patches by fine patch index.
 struct CoarseFineLaunch {
   int nc = 0;                  // components of the scratch and the fine fabs

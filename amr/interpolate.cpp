@@ -18,6 +18,21 @@ void check_gas_run(int n0, int n1) {
 
 }  // namespace
 
+std::vector<InterpRun> interp_runs(const std::vector<Interp>& interp, int nc) {
+  if (interp.size() < size_t(nc))
+    throw std::logic_error("an interpolation for each component expected");
+  std::vector<InterpRun> runs;
+  for (int c0 = 0; c0 < nc;) {
+    int c1 = c0 + 1;
+    while (c1 < nc && interp[size_t(c1)] == interp[size_t(c0)])
+      ++c1;
+    if (interp[size_t(c0)] == Interp::gas_state) check_gas_run(c0, c1);
+    runs.push_back({interp[size_t(c0)], c0, c1});
+    c0 = c1;
+  }
+  return runs;
+}
+
 void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,
                          int dim, Interp kind, int c0, int c1) {
   const Array4 c = crse.array();
@@ -123,20 +138,14 @@ void interpolate_regions(const StructArray<FabRef>& crse, const StructArray<FabR
                          const StructArray<FineRegion>& regions, const BoxSet& cells,
                          const IntVect& ratio, int dim, const std::vector<Interp>& interp,
                          int nc) {
-  for (int c0 = 0; c0 < nc;) {
-    int c1 = c0 + 1;
-    while (c1 < nc && interp[size_t(c1)] == interp[size_t(c0)])
-      ++c1;
-    const Interp kind = interp[size_t(c0)];
-    if (kind == Interp::gas_state) check_gas_run(c0, c1);
-    const char* label = kind == Interp::quadratic   ? "amr::interpolate_quadratic"
-                        : kind == Interp::gas_state ? "amr::interpolate_gas_state"
-                                                    : "amr::interpolate_to_fine";
+  for (const InterpRun& run : interp_runs(interp, nc)) {
+    const char* label = run.kind == Interp::quadratic   ? "amr::interpolate_quadratic"
+                        : run.kind == Interp::gas_state ? "amr::interpolate_gas_state"
+                                                        : "amr::interpolate_to_fine";
     with_ratio(dim, ratio, [&](auto d, const auto& r) {
-      interp_detail::interpolate_run<decltype(d)::value>(label, crse, fine, regions,
-                                                         cells, kind, c0, c1, r);
+      interp_detail::interpolate_run<decltype(d)::value>(
+          label, crse, fine, regions, cells, run.kind, run.n0, run.n1, r);
     });
-    c0 = c1;
   }
 }
 

@@ -21,6 +21,16 @@ enum class Interp {
               // elsewhere (interp_gas_cell)
 };
 
+/// Components [n0, n1) interpolated by `kind`.
+struct InterpRun {
+  Interp kind = Interp::conservative_linear;
+  int n0 = 0, n1 = 0;
+};
+
+/// The runs of components [0, nc) that interp gives one kind; std::logic_error where
+/// interp is shorter or a gas_state run is not gas_state_ncomp long.
+std::vector<InterpRun> interp_runs(const std::vector<Interp>& interp, int nc);
+
 /// fine(box) = interpolation of crse, components [c0, c1) (all when c1 < 0). Pre: crse
 /// holds every coarse cell under `box` plus one neighbour in each used direction.
 void interpolate_to_fine(const Fab& crse, Fab& fine, const Box& box, const IntVect& ratio,

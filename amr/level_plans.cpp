@@ -1,11 +1,10 @@
 #include "amr/level_plans.hpp"
 
+#include <algorithm>
 #include <stdexcept>
-#include <string>
 
 #include "amr/box_set.hpp"
 #include "amr/device_array.hpp"
-#include "amr/interp_kernels.hpp"
 #include "amr/level_data.hpp"
 
 namespace pw {
@@ -57,7 +56,7 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
   walls_ = WallFill(crse_geom, scratch);
   std::vector<int> patches;
   std::vector<Box> cells;
-  std::vector<int> cell_patch;
+  std::vector<int> cell_patch;  // region n's patch, for the runs by patch
   std::vector<FineRegion> regions;
   for (size_t p = 0; p < n; ++p) {
     if (!fine.owns(p) || cf_regions[p].empty()) continue;
@@ -77,23 +76,10 @@ CoarseFineFill::CoarseFineFill(const LevelData& fine,
 
 const StructArray<InterpRun>& CoarseFineFill::runs(const std::vector<Interp>& interp,
                                                    int nc) {
-  if (interp.size() < size_t(nc))
-    throw std::logic_error(
-        "CoarseFineFill: an interpolation for each component expected");
-  const std::vector<Interp> kinds(interp.begin(), interp.begin() + nc);
-  if (kinds == runs_for_) return runs_;
-  std::vector<InterpRun> host;
-  for (int c0 = 0; c0 < nc;) {
-    int c1 = c0 + 1;
-    while (c1 < nc && kinds[size_t(c1)] == kinds[size_t(c0)])
-      ++c1;
-    if (kinds[size_t(c0)] == Interp::gas_state && c1 - c0 != gas_state_ncomp)
-      throw std::logic_error("Interp::gas_state is for runs of " +
-                             std::to_string(gas_state_ncomp) + " components");
-    host.push_back({kinds[size_t(c0)], c0, c1});
-    c0 = c1;
-  }
-  runs_ = device_copy("CoarseFineFill::runs", host);
+  const std::vector<Interp> kinds(interp.begin(),
+                                  interp.begin() + std::min(interp.size(), size_t(nc)));
+  if (kinds.size() == size_t(nc) && kinds == runs_for_) return runs_;
+  runs_ = device_copy("CoarseFineFill::runs", interp_runs(interp, nc));
   runs_for_ = kinds;
   return runs_;
 }
