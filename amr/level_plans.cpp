@@ -92,6 +92,12 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
   const int tag = 11;
   // The coarse states' components the fine level has, read where they are.
   const int nc = fine.ncomp();
+  // The caller's arguments checked on every rank before any message (the conditions
+  // not only where a scratch fab reaches a wall), so that no rank waits for one that
+  // threw.
+  if (!crse_bcs.empty() && crse_bcs.size() != size_t(nc))
+    throw std::logic_error("CoarseFineFill: a condition for each component expected");
+  const StructArray<InterpRun> kinds = runs(interp, nc);  // refuses a short list
   const bool whole = crse_comp == 0 && (a > 0.0 ? crse_new : crse_old).ncomp() == nc;
   const auto part = [&](const LevelData& u) {
     return whole ? std::vector<Fab>() : component_window(u.fabs(), crse_comp, nc);
@@ -128,17 +134,13 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
   L.scratch = refs_;
   L.walls = walls_.any() && !crse_bcs.empty();
   L.geom = crse_geom_;
-  if (L.walls) {
-    if (crse_bcs.size() != size_t(nc))
-      throw std::logic_error("CoarseFineFill: a condition for each component expected");
-    L.faces = walls_.conditions(crse_bcs);
-  }
+  if (L.walls) L.faces = walls_.conditions(crse_bcs);
   L.scratch_boxes = boxes_;
   L.fine = fine.refs();
   L.regions = regions_;
   L.cells = region_cells_;
   L.cells_of_patch = cells_of_patch_;
-  L.runs = runs(interp, nc);
+  L.runs = kinds;
   L.nruns = int(L.runs.extent(0));
   L.ratio = ratio_;
   coarse_fine_launch(L);
