@@ -88,7 +88,8 @@ PW_NOINLINE KOKKOS_FUNCTION void team_pack(const TeamMember& m, const CopiesByPa
 void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega,
-                              std::optional<int> pack, bool copy, bool zero) {
+                              std::optional<int> pack, bool copy, bool zero,
+                              const CopiesByPatch* pack_plan) {
   if (u.ncomp() != 1)
     throw std::logic_error("mg::gauss_seidel_with_copies: one component (it copies c0)");
   if (copy && zero)
@@ -104,8 +105,9 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
   const StructArray<Box> boxes = u.patch_boxes();
   const InteriorStencil in = interior(s);
   const CopiesByPatch c = copies;
+  const CopiesByPatch sends = pack_plan ? *pack_plan : copies;
   const int parity = 1 - color;  // the ghosts the colour reads
-  const bool packs = pack.has_value() && c.sent_pieces.extent(0) > 0;
+  const bool packs = pack.has_value() && sends.sent_pieces.extent(0) > 0;
   const int pack_parity = pack.value_or(-1);
   Kokkos::parallel_for(
       "mg::gauss_seidel_with_copies", team_policy(rows.size(), 0),
@@ -135,7 +137,7 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
         // The pack reads the patch's own cells only: the team's sweep is all it waits
         // for.
         m.team_barrier();
-        team_pack(m, c, p, ur, pack_parity);
+        team_pack(m, sends, p, ur, pack_parity);
       });
 }
 

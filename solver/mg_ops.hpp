@@ -36,8 +36,9 @@ void gauss_seidel(const LevelData& u, const LevelData& f, const BoxSet& rows, in
 /// Copies::messages), or Copies::packed if the launch before packed with parity
 /// 1 - color. Only where every copy reads a cell of the colour it writes, or a cell of
 /// its own patch: not across a periodic seam of odd length. `pack` (a parity, -1: all
-/// cells): then each team packs its patch's cells that other ranks receive (copies'
-/// sent pieces), for the next exchange, of Copies::packed and that parity. copy false:
+/// cells): then each team packs its patch's cells that other ranks receive (the sent
+/// pieces of pack_plan, default copies), for the next exchange of that plan, of
+/// Copies::packed and that parity. copy false:
 /// no copies (no exchange before: the ghosts the colour reads are current). zero: each
 /// team first sets every cell of its patch's fab to 0, ghosts included (a correction's
 /// first guess: the ghosts it reads are then current, so no copies).
@@ -45,7 +46,8 @@ void gauss_seidel_with_copies(const LevelData& u, const CopiesByPatch& copies,
                               const LevelData& f, const BoxSet& rows, int color,
                               const PoissonStencil& s, double omega,
                               std::optional<int> pack = std::nullopt, bool copy = true,
-                              bool zero = false);
+                              bool zero = false,
+                              const CopiesByPatch* pack_plan = nullptr);
 /// r = f - L u on u's owned interiors (r: any field of u's layout).
 void residual(const LevelData& r, const LevelData& u, const LevelData& f,
               const PoissonStencil& s);
@@ -153,6 +155,9 @@ struct ProlongStage {
   const CopiesByPatch* copies = nullptr;
   ComponentBc walls;
   Prolong how = Prolong::constant;
+  // crse's last launch packed what its exchange (every ghost, every parity) sends: it
+  // takes Copies::packed.
+  bool packed = false;
 };
 /// The restriction stage `to` in one launch, a team per patch making its own patch's
 /// ghost copies (copies: u.copies_by_patch(true); u of one component; no team

@@ -390,7 +390,9 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
   // grid's communicator is g's: both are distributed, or both gathered; or the coarse
   // grid is held whole by every rank, and its exchange sends nothing).
   if (before.crse)
-    before.crse->fill_boundary(g.comm, false, -1, LevelData::Copies::messages);
+    before.crse->fill_boundary(
+        g.comm, false, -1,
+        before.packed ? LevelData::Copies::packed : LevelData::Copies::messages);
   // Where this rank's exchanges of g send and receive nothing, the whole smoothing is
   // one launch, with the prolongation before it or the restriction after it: one team of
   // every thread, the copies, sweeps and those stages one after the other (on a device,
@@ -442,9 +444,13 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
         packed = !last        ? std::optional<int>(color)
                  : after.crse ? std::optional<int>(after.parity)
                               : next;
-        mg::gauss_seidel_with_copies(phi, phi.copies_by_patch(true), f, g.colour, color,
-                                     g.stencil, cfg_.omega, packed, copy,
-                                     zero_in_sweep && !copy);
+        // For a prolongation from g: its exchange's plan, every parity.
+        const bool for_prolongation = packed == prolongation_exchange;
+        mg::gauss_seidel_with_copies(
+            phi, phi.copies_by_patch(true), f, g.colour, color, g.stencil, cfg_.omega,
+            for_prolongation ? std::optional<int>(-1) : packed, copy,
+            zero_in_sweep && !copy,
+            for_prolongation ? &phi.copies_by_patch(false) : nullptr);
       } else {
         phi.fill_boundary(g.comm, true, 1 - color);
         mg::gauss_seidel(phi, f, g.colour, color, g.stencil, cfg_.omega);
@@ -583,12 +589,17 @@ std::optional<int> Multigrid::cycle(size_t k, bool f_cycle, bool fresh,
   if (!down.crse) restrict_residual(k, phi, f, cfg_.pre_smooth > 0);
   finish_restriction(k);
   // An F-cycle solves the coarse problem by an F-cycle and then a V-cycle. The coarse
-  // grid's first guess is 0 (and its rhs whole): the restriction stage set them, or its
-  // first launch does.
+  // grid's first guess is 0, ghosts included (and its rhs whole): the restriction stage
+  // set them, or its first launch does. So its first visit is fresh: an exchange would
+  // copy zeros onto zeros. The V-cycle's last launch on it packs what the prolongation
+  // stage's exchange of it sends.
   const mg::FeedStage below = feed_stage(k, down);
-  if (f_cycle) cycle(k + 1, true, false, std::nullopt, below);
-  cycle(k + 1, false, false, std::nullopt, f_cycle ? mg::FeedStage{} : below);
-  const mg::ProlongStage up = prolongation_stage(k);
+  mg::ProlongStage up = prolongation_stage(k);
+  if (f_cycle) cycle(k + 1, true, true, std::nullopt, below);
+  const std::optional<int> then =
+      up.crse ? std::optional<int>(prolongation_exchange) : std::nullopt;
+  up.packed = cycle(k + 1, false, !f_cycle, then, f_cycle ? mg::FeedStage{} : below) ==
+              prolongation_exchange;
   if (!up.crse) prolong_from(k);
   return smooth(g, phi, f, cfg_.post_smooth, up, {}, false, next);
 }

@@ -108,6 +108,10 @@ class Multigrid {
 
  private:
   struct Grid;
+  /// A `next` of smooth() and cycle(): the prolongation stage's exchange of the grid's
+  /// phi (every ghost, every parity; copies_by_patch(false)), not a parity of the
+  /// faces' exchange.
+  static constexpr int prolongation_exchange = 2;
   /// One V-cycle (or F-cycle) from grid k down, on grid k's phi and rhs; fresh,
   /// next and fed: as smooth()'s, for grid k's first and last smoothing (fed: or its
   /// bottom solve). Returns what its last launch packed, as smooth().
@@ -133,8 +137,9 @@ class Multigrid {
   /// restriction `after` (if any; in the sweeps' launches where they can). fresh:
   /// phi's ghosts hold what an exchange would give them (no prolongation before), so
   /// the first half-sweep takes none. next (no restriction after): the parity of the
-  /// exchange after the smoothing, which its last launch then packs. fed (no
-  /// prolongation before): what a coarse grid takes first where the restriction into
+  /// exchange after the smoothing (or prolongation_exchange), which its last launch
+  /// then packs. before.packed: the coarse grid's last launch packed its exchange. fed
+  /// (no prolongation before): what a coarse grid takes first where the restriction into
   /// it did not set it (phi = 0, f's copies from its feed), in the first launch where it
   /// can. Returns the parity the last launch packed for the exchange after it (none: it
   /// packed nothing; that exchange takes Copies::messages).

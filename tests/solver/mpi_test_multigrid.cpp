@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "amr/launch_counter.hpp"
@@ -582,29 +583,60 @@ TEST(Multigrid, AGridHeldWholeAddsTwoLaunchesPerCycleAtAnyRankCount) {
 // the held grid's feed sends), the prolongation (which packs the first post-smoothing
 // exchange's cells) and a launch per half-sweep; the held grids one launch per smoothing
 // (the first receiving its feed and zeroing its first guess in it) and the bottom's CG.
-TEST(Multigrid, AcrossRanksTheGridsHeldWholeTakeNoLaunchForTheirFeed) {
-  const Comm comm;
-  if (comm.size() == 1) GTEST_SKIP() << "across ranks";
+namespace {
+
+/// The launches of a correction's first cycle and of each cycle after it, at most on a
+/// rank: 32^3 in 16^3 patches, granule 8 (the level, 16^3 and the 8^3 bottom), grids of
+/// at most gather_cells held whole.
+std::pair<double, double> correction_launches(int gather_cells, const Comm& comm) {
   const Problem pb = periodic_sines(3);
-  CentralHalf c = central_half(pb, 32, 16, 16, comm);  // 32^3 in 16^3 patches
+  CentralHalf c = central_half(pb, 32, 16, 16, comm);
   MgConfig cfg;
   cfg.verbose = false;
-  cfg.gather_cells = 4096;  // the 16^3 grid below, not the level (32^3)
-  // Granule 8: the level, 16^3 held whole (fed from the level) and the 8^3 bottom.
+  cfg.gather_cells = gather_cells;
   Multigrid mg(c.L, c.g, pb.bc.homogeneous(), cfg, comm, 8);
-  ASSERT_EQ(mg.num_grids(), 3);
+  EXPECT_EQ(mg.num_grids(), 3);
   const auto launches = [&](int cycles) {
     LaunchCounter count;
     mg.correct(c.e, c.f, cycles);
     return comm.max(double(count.launches()));
   };
   launches(1);  // the plans' first use
+  const double one = launches(1);
+  return {one, launches(2) - one};
+}
+
+}  // namespace
+
+TEST(Multigrid, AcrossRanksTheGridsHeldWholeTakeNoLaunchForTheirFeed) {
+  const Comm comm;
+  if (comm.size() == 1) GTEST_SKIP() << "across ranks";
+  // The 16^3 grid held whole (fed from the level), not the level (32^3).
+  const auto [one, cycle] = correction_launches(4096, comm);
+  const MgConfig cfg;
   const int half_sweeps = 2 * (cfg.pre_smooth + cfg.post_smooth);
-  const double one = launches(1), cycle = launches(2) - one;
   EXPECT_EQ(cycle, 1 + half_sweeps + 1 + 1 + (2 + 1));
   // The first cycle's first half-sweep zeroes the correction and reads only zeros: no
   // exchange, so no pack before it.
   EXPECT_EQ(one, cycle - 1);
+}
+
+// Across ranks a distributed grid below another takes no pack launch of its own: its
+// first guess is zero with its ghosts (set by the restriction into it), so its first
+// half-sweep takes no exchange, and its last half-sweep packs what the prolongation's
+// exchange of it sends. A V-cycle: on the level, the pre-smoothing's first pack (what the
+// cycle before left unpacked), a launch per half-sweep, the restriction and the
+// prolongation; on the distributed grid below, a launch per half-sweep, the restriction
+// (packing the bottom's feed) and the prolongation from the bottom; the bottom's CG.
+// Each pack had a launch of its own before.
+TEST(Multigrid, AcrossRanksADistributedCoarseGridTakesNoPackOfItsOwn) {
+  const Comm comm;
+  if (comm.size() == 1) GTEST_SKIP() << "across ranks";
+  // 32^3 and 16^3 distributed, the 8^3 bottom held whole.
+  const double cycle = correction_launches(512, comm).second;
+  const MgConfig cfg;
+  const int half_sweeps = 2 * (cfg.pre_smooth + cfg.post_smooth);
+  EXPECT_EQ(cycle, (1 + half_sweeps + 1 + 1) + (half_sweeps + 1 + 1) + 1);
 }
 
 // Across ranks a level of at most gather_limit cells is itself held whole by every rank:
