@@ -97,6 +97,9 @@ void CoarseFineFill::fill(LevelData& fine, const LevelData& crse_old,
   // threw.
   if (!crse_bcs.empty() && crse_bcs.size() != size_t(nc))
     throw std::logic_error("CoarseFineFill: a condition for each component expected");
+  for (const LevelData* u : {&crse_old, &crse_new})
+    if (crse_comp < 0 || crse_comp + nc > u->ncomp())
+      throw std::logic_error("CoarseFineFill: components beyond the coarse states'");
   const StructArray<InterpRun> kinds = runs(interp, nc);  // refuses a short list
   const bool whole = crse_comp == 0 && (a > 0.0 ? crse_new : crse_old).ncomp() == nc;
   const auto part = [&](const LevelData& u) {

@@ -420,7 +420,7 @@ std::optional<int> Multigrid::smooth(Grid& g, LevelData& phi, const LevelData& f
   // only the first half-sweep's exchange launches a pack of its own (none after a
   // prolongation, whose launch packs it). `fresh`: that
   // first exchange would change nothing (the residual norm's filled the ghosts since
-  // phi last changed), so there is none.
+  // phi last changed, or phi is a zero first guess, ghosts included), so there is none.
   const bool one_launch = !g.colours_differ_across_a_seam();
   using Copies = LevelData::Copies;
   std::optional<int> packed;  // the parity the last launch packed for

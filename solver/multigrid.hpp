@@ -135,14 +135,16 @@ class Multigrid {
   static int residual_parity(const Grid& g, bool swept);
   /// `sweeps` red-black sweeps on grid g, after the prolongation `before` and then the
   /// restriction `after` (if any; in the sweeps' launches where they can). fresh:
-  /// phi's ghosts hold what an exchange would give them (no prolongation before), so
-  /// the first half-sweep takes none. next (no restriction after): the parity of the
+  /// phi's ghosts hold what an exchange would give them, or will once fed.zero has
+  /// zeroed phi, ghosts included (no prolongation before), so the first half-sweep takes
+  /// none. next (no restriction after): the parity of the
   /// exchange after the smoothing (or prolongation_exchange), which its last launch
   /// then packs. before.packed: the coarse grid's last launch packed its exchange. fed
   /// (no prolongation before): what a coarse grid takes first where the restriction into
   /// it did not set it (phi = 0, f's copies from its feed), in the first launch where it
-  /// can. Returns the parity the last launch packed for the exchange after it (none: it
-  /// packed nothing; that exchange takes Copies::messages).
+  /// can. Returns the parity the last launch packed for the exchange after it (or
+  /// prolongation_exchange; none: it packed nothing, that exchange takes
+  /// Copies::messages).
   std::optional<int> smooth(Grid& g, LevelData& phi, const LevelData& f, int sweeps,
                             const mg::ProlongStage& before = {},
                             const mg::RestrictStage& after = {}, bool fresh = false,

@@ -5,10 +5,11 @@
 // that the fine level does not cover gets those bits, and no other cell is written, in
 // 2D and 3D, at ratios 2 and 4, with walls of every kind beside the fine patches,
 // periodic seams, four runs of interpolation kinds (gas_state among them) and weights in
-// time of 0, 1 and between.
+// time of 0, 1 and between (the state of weight 0 NaN: not read).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -114,10 +115,14 @@ void check(const Case& t, const Comm& comm) {
   // The reference's coarse fab: the whole domain, on every rank.
   const Comm self(MPI_COMM_SELF);
   LevelData whole("whole", LevelLayout{{cg.domain}, {0}}, cg, nc, ghost, 0);
+  // A state of weight 0 is not read: NaN in its place would show.
+  LevelData nan = c_old.like("nan");
+  nan.set_val(std::numeric_limits<double>::quiet_NaN());
   for (const double a : {0.3, 0.0, 1.0}) {
     const double poison = -7.0;
     fine.set_val(poison);
-    fine.fill_from_coarse(c_old, c_new, a, r, interp, bcs, comm);
+    fine.fill_from_coarse(a == 1.0 ? nan : c_old, a == 0.0 ? nan : c_new, a, r, interp,
+                          bcs, comm);
     pw::testing::set(
         whole[0],
         [&](int i, int j, int k, int c) {
@@ -165,7 +170,8 @@ TEST(CoarseFineFill, TheOneLaunchGivesTheOneFabPathsBits) {
 
 TEST(CoarseFineFill, AConditionCountOtherThanTheComponentsIsRefusedOnEveryRank) {
   // A caller's bug, refused before any message is sent, on every rank alike (not only
-  // where a scratch fab reaches a wall): no rank waits for one that threw.
+  // where a scratch fab reaches a wall, or a rank owns a coarse patch): no rank waits
+  // for one that threw.
   const Comm comm;
   LevelGeom cg = pw::testing::unit_geom(2, 8);
   cg.periodic[0] = false;
@@ -179,6 +185,12 @@ TEST(CoarseFineFill, AConditionCountOtherThanTheComponentsIsRefusedOnEveryRank) 
   crse.set_val(1.0);
   const std::vector<Interp> interp(2, Interp::linear);
   EXPECT_THROW(fine.fill_from_coarse(crse, crse, 0.0, r, interp, BcSet(1), comm),
+               std::logic_error);
+  // So are a short interpolation list and components beyond the coarse states'.
+  EXPECT_THROW(
+      fine.fill_from_coarse(crse, crse, 0.0, r, {Interp::linear}, BcSet(2), comm),
+      std::logic_error);
+  EXPECT_THROW(fine.fill_from_coarse(crse, crse, 0.0, r, interp, BcSet(2), comm, 1),
                std::logic_error);
   // And the fill still works afterwards: nothing was left in flight.
   fine.fill_from_coarse(crse, crse, 0.0, r, interp, BcSet(2), comm);

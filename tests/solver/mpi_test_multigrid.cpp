@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -221,24 +222,32 @@ TEST(Multigrid, ResidualAfterTheLastSweepSeesCurrentGhosts) {
 
 TEST(Multigrid, SolutionIsBitwiseTheSameForAnyRankCountAndPatchCut) {
   const Comm world;
-  for (auto make : {periodic_sines, dirichlet_sines}) {
-    Problem pb = make(3);
-    pb.n = 32;
-    pb.max_grid = 16;
-    const Result all = solve(pb, world);
-    pb.max_grid = 8;  // another cut
-    EXPECT_EQ(solve(pb, world).bits, all.bits);
-    for (int group : {1, 2}) {
-      if (group >= world.size() || world.size() % group != 0) continue;
-      MPI_Comm sub;
-      MPI_Comm_split(world.raw(), world.rank() / group, world.rank(), &sub);
-      pb.max_grid = 16;
-      const Result part = solve(pb, Comm(sub));
-      MPI_Comm_free(&sub);
-      EXPECT_EQ(part.bits, all.bits) << "group of " << group;
-      EXPECT_EQ(part.report.cycles, all.report.cycles);
-    }
-  }
+  // V- and F-cycles, the small grids held whole (by default) or every grid distributed
+  // (gather_cells 0: the coarse grids' own exchanges and packs across ranks).
+  for (const bool f_cycle : {false, true})
+    for (const int gather_cells : {MgConfig().gather_cells, 0})
+      for (auto make : {periodic_sines, dirichlet_sines}) {
+        Problem pb = make(3);
+        pb.n = 32;
+        pb.max_grid = 16;
+        pb.cfg.f_cycle = f_cycle;
+        pb.cfg.gather_cells = gather_cells;
+        const Result all = solve(pb, world);
+        const std::string what = std::string(f_cycle ? "F" : "V") + "-cycles, gather " +
+                                 std::to_string(gather_cells);
+        pb.max_grid = 8;  // another cut
+        EXPECT_EQ(solve(pb, world).bits, all.bits) << what;
+        for (int group : {1, 2}) {
+          if (group >= world.size() || world.size() % group != 0) continue;
+          MPI_Comm sub;
+          MPI_Comm_split(world.raw(), world.rank() / group, world.rank(), &sub);
+          pb.max_grid = 16;
+          const Result part = solve(pb, Comm(sub));
+          MPI_Comm_free(&sub);
+          EXPECT_EQ(part.bits, all.bits) << what << ", group of " << group;
+          EXPECT_EQ(part.report.cycles, all.report.cycles) << what;
+        }
+      }
 }
 
 namespace {
